@@ -1,0 +1,233 @@
+//! Cards: [`Suit`], [`Rank`], [`Card`] and the bitset [`CardSet`].
+//!
+//! # Bit layout
+//!
+//! A [`CardSet`] is a `u64` with one 16-bit lane per suit, in the order
+//! clubs, diamonds, hearts, spades (lane `s` holds bits `16*s .. 16*s+13`).
+//! Inside a lane, bit `r` is rank `r` with the ace at bit 0 and the king at
+//! bit 12; bits 13..16 of every lane are always zero. So a run is a block of
+//! adjacent bits in one lane, a rank is a stride of 16, and the meld solver can
+//! work on the four lanes independently. This layout is a stable contract: the
+//! meld tables and every later layer rely on it.
+//!
+//! A [`Card`] is an index `0..52` (`13 * suit + rank`); [`Card::mask`] maps it
+//! to its bit. Iterating a set yields cards in bit order: by suit (C, D, H, S),
+//! then by rank (A..K). That is also the order in which cards are printed.
+
+mod set;
+mod text;
+
+pub use set::{CardSet, Iter};
+pub(crate) use text::card_tokens;
+pub use text::{ParseCardError, ParseCardsError};
+
+/// A suit. The discriminant is the suit's lane in a [`CardSet`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Suit {
+    /// Clubs, `C`, lane 0.
+    Clubs = 0,
+    /// Diamonds, `D`, lane 1.
+    Diamonds = 1,
+    /// Hearts, `H`, lane 2.
+    Hearts = 2,
+    /// Spades, `S`, lane 3.
+    Spades = 3,
+}
+
+impl Suit {
+    /// All suits in lane order.
+    pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
+
+    /// The suit of lane `index` (0..4).
+    ///
+    /// # Panics
+    /// If `index >= 4`.
+    #[must_use]
+    #[track_caller]
+    pub const fn new(index: u8) -> Suit {
+        assert!(index < 4, "suit index out of range");
+        Suit::ALL[index as usize]
+    }
+
+    /// The lane index, 0..4.
+    #[must_use]
+    pub const fn index(self) -> u8 {
+        self as u8
+    }
+
+    /// The upper-case letter used in card text (`C`, `D`, `H`, `S`).
+    #[must_use]
+    pub const fn letter(self) -> char {
+        match self {
+            Suit::Clubs => 'C',
+            Suit::Diamonds => 'D',
+            Suit::Hearts => 'H',
+            Suit::Spades => 'S',
+        }
+    }
+}
+
+/// A rank, ace low: `Ace` is 0 and `King` is 12.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+#[allow(missing_docs)]
+pub enum Rank {
+    Ace = 0,
+    Two,
+    Three,
+    Four,
+    Five,
+    Six,
+    Seven,
+    Eight,
+    Nine,
+    Ten,
+    Jack,
+    Queen,
+    King,
+}
+
+impl Rank {
+    /// All ranks from ace to king.
+    pub const ALL: [Rank; 13] = [
+        Rank::Ace,
+        Rank::Two,
+        Rank::Three,
+        Rank::Four,
+        Rank::Five,
+        Rank::Six,
+        Rank::Seven,
+        Rank::Eight,
+        Rank::Nine,
+        Rank::Ten,
+        Rank::Jack,
+        Rank::Queen,
+        Rank::King,
+    ];
+
+    /// The rank with index `index` (0 = ace .. 12 = king).
+    ///
+    /// # Panics
+    /// If `index >= 13`.
+    #[must_use]
+    #[track_caller]
+    pub const fn new(index: u8) -> Rank {
+        assert!(index < 13, "rank index out of range");
+        Rank::ALL[index as usize]
+    }
+
+    /// The index, 0 (ace) ..= 12 (king).
+    #[must_use]
+    pub const fn index(self) -> u8 {
+        self as u8
+    }
+
+    /// The deadwood value: ace 1, pip cards their pip value, J Q K 10.
+    #[must_use]
+    pub const fn value(self) -> u8 {
+        let v = self as u8 + 1;
+        if v > 10 { 10 } else { v }
+    }
+
+    /// The character used in card text (`A 2 .. 9 T J Q K`).
+    #[must_use]
+    pub const fn letter(self) -> char {
+        b"A23456789TJQK"[self as usize] as char
+    }
+}
+
+/// One card of the 52-card deck, stored as `13 * suit + rank` (0..52).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(u8);
+
+impl Card {
+    /// The card of `rank` and `suit`.
+    #[must_use]
+    pub const fn new(rank: Rank, suit: Suit) -> Card {
+        Card(suit as u8 * 13 + rank as u8)
+    }
+
+    /// The card with index `index` (0..52), or `None` if out of range.
+    #[must_use]
+    pub const fn from_index(index: u8) -> Option<Card> {
+        if index < 52 { Some(Card(index)) } else { None }
+    }
+
+    /// The card at bit position `bit` of a [`CardSet`], or `None` if that bit
+    /// is outside the 13 rank bits of a lane.
+    #[must_use]
+    pub const fn from_bit(bit: u32) -> Option<Card> {
+        let (suit, rank) = (bit / 16, bit % 16);
+        if suit < 4 && rank < 13 {
+            Some(Card((suit * 13 + rank) as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The index, `13 * suit + rank`.
+    #[must_use]
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The rank.
+    #[must_use]
+    pub const fn rank(self) -> Rank {
+        Rank::new(self.0 % 13)
+    }
+
+    /// The suit.
+    #[must_use]
+    pub const fn suit(self) -> Suit {
+        Suit::new(self.0 / 13)
+    }
+
+    /// The deadwood value of the card.
+    #[must_use]
+    pub const fn value(self) -> u8 {
+        self.rank().value()
+    }
+
+    /// The bit position in a [`CardSet`]: `16 * suit + rank`.
+    #[must_use]
+    pub const fn bit(self) -> u32 {
+        let (suit, rank) = (self.0 / 13, self.0 % 13);
+        suit as u32 * 16 + rank as u32
+    }
+
+    /// The one-card set holding this card.
+    #[must_use]
+    pub const fn mask(self) -> CardSet {
+        CardSet::from_bits_truncate(1u64 << self.bit())
+    }
+
+    /// All 52 cards in index order (clubs A..K, diamonds, hearts, spades).
+    pub fn all() -> impl ExactSizeIterator<Item = Card> + DoubleEndedIterator {
+        (0..52u8).map(Card)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values() {
+        let values: Vec<u8> = Rank::ALL.iter().map(|r| r.value()).collect();
+        assert_eq!(values, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]);
+    }
+
+    #[test]
+    fn index_bit_round_trip() {
+        for card in Card::all() {
+            assert_eq!(Card::from_bit(card.bit()), Some(card));
+            assert_eq!(Card::new(card.rank(), card.suit()), card);
+            assert_eq!(card.mask().len(), 1);
+        }
+        assert_eq!(Card::from_bit(13), None);
+        assert_eq!(Card::from_bit(64), None);
+        assert_eq!(Card::from_index(52), None);
+    }
+}

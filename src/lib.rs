@@ -1,0 +1,20 @@
+//! # ginlab
+//!
+//! A Gin Rummy research harness: cards, an exact table-driven meld solver, the
+//! optimal showdown of the rules in `RULES.md`, and (in later layers) the rules,
+//! engine, strategies and the self-play simulator.
+//!
+//! ```
+//! use ginlab::{CardSet, meld};
+//!
+//! let hand: CardSet = "7C 8C 9C TC 6D 9D TD 6H 6S TS".parse()?;
+//! assert_eq!(meld::deadwood(hand), 9);
+//! assert_eq!(meld::best_arrangement(hand).to_string(), "[7C 8C 9C] [TC TD TS] [6D 6H 6S] 9D");
+//! # Ok::<(), ginlab::cards::ParseCardsError>(())
+//! ```
+
+pub mod cards;
+pub mod meld;
+
+pub use cards::{Card, CardSet, Rank, Suit};
+pub use meld::{Arrangement, Meld, MeldKind, Showdown};
