@@ -18,3 +18,8 @@ pub mod meld;
 
 pub use cards::{Card, CardSet, Rank, Suit};
 pub use meld::{Arrangement, Meld, MeldKind, Showdown};
+pub mod engine;
+pub mod rules;
+
+pub use engine::{HandEnd, HandScore, Side};
+pub use rules::Rules;

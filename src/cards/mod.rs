@@ -198,7 +198,6 @@ impl Card {
     }
 
     /// The one-card set holding this card.
-    #[must_use]
     pub const fn mask(self) -> CardSet {
         CardSet::from_bits_truncate(1u64 << self.bit())
     }

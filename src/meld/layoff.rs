@@ -1,22 +1,5 @@
-//! Lay-offs and the optimal showdown (RULES.md, "Showdown").
-//!
-//! The defender may lay off deadwood onto the knocker's melds: the fourth card
-//! of a 3-card set, and cards extending a run at either end, chained (8♥ on
-//! 5-6-7♥ lets 9♥ follow). Nothing goes on deadwood, nothing on gin, and the
-//! knocker never lays off. Laying off is optional per card, and the defender
-//! may break its own melds to lay off, so the defender's reply is the minimum
-//! over every legal lay-off set `L` of `deadwood(defender − L)`. Each run end
-//! offers a chain (a prefix of any length may go) and each 3-card set one
-//! card; the legal sets `L` are the unions of one prefix per chain.
-//!
-//! When the knocker's arrangement is not fixed, the knocker picks among its
-//! arrangements with deadwood ≤ the knock limit the one that maximises
-//! `defender deadwood − knocker deadwood` against the defender's best reply.
-//! Every scoring rule of RULES.md is non-decreasing in that difference, so
-//! this is best for the knocker under any bonuses. Ties go to the lower
-//! knocker deadwood, then to the first arrangement found (sets in the solver's
-//! order, then each lane's cards from low to high, deadwood before runs,
-//! shorter runs first).
+//! Lay-offs and the optimal showdown; the rules and tie-breaks are in
+//! [the `meld` module](crate::meld#showdown).
 
 use crate::cards::{CardSet, Suit};
 
@@ -134,7 +117,7 @@ pub fn showdown_with(
 }
 
 /// The showdown when the knocker arranges `knocker` as is best for it (see
-/// [the module docs](self)).
+/// [the `meld` module](crate::meld#showdown)).
 ///
 /// # Errors
 /// If the hands have the wrong sizes or overlap, or no arrangement of the
@@ -219,7 +202,6 @@ fn chains(knocker: &Arrangement, defender: u64) -> ([Chain; MAX_CHAINS], usize) 
 
 /// The defender's best lay-offs against `knocker` spread as given, and its
 /// deadwood after them. On gin nothing is laid off.
-#[must_use]
 pub fn defender_reply(knocker: &Arrangement, defender: CardSet) -> (CardSet, u8) {
     let bits = defender.bits();
     if knocker.deadwood() == 0 {
@@ -265,7 +247,7 @@ fn best_knock(knocker: CardSet, defender: CardSet, limit: u8) -> (Arrangement, C
     // or next to one in its suit. Without any, the defender's reply is fixed
     // and the knocker simply minimises its deadwood.
     let ranks = (0..4).fold(0u64, |acc, s| acc | (kbits >> (16 * s) & 0x1FFF));
-    let near = (kbits << 1 | kbits >> 1 | ranks * RANK_STRIDE) & CardSet::ALL.bits();
+    let near = ((kbits << 1) | (kbits >> 1) | (ranks * RANK_STRIDE)) & CardSet::ALL.bits();
     let best_plain = best_arrangement(knocker);
     if near & defender.bits() == 0 || best_plain.deadwood() == 0 {
         let (layoffs, _) = defender_reply(&best_plain, defender);
@@ -273,8 +255,8 @@ fn best_knock(knocker: CardSet, defender: CardSet, limit: u8) -> (Arrangement, C
     }
     // Best so far: (defender − knocker deadwood, −knocker deadwood), arrangement, lay-offs.
     let mut best: Option<((i32, i32), Arrangement, CardSet)> = None;
-    let (forced, open) = split_set_ranks(kbits);
-    for_each_set_choice(kbits, open, forced, &mut |sets| {
+    let (forced, open, run) = split_set_ranks(kbits);
+    for_each_set_choice(kbits, open, run, forced, &mut |sets| {
         let rest = kbits & !sets;
         for_each_run_cover(
             rest,
@@ -455,7 +437,7 @@ mod tests {
             Err(ShowdownError::KnockerCount(9))
         );
         assert!(matches!(
-            showdown(k, d - set("JC") | set("AS"), 10),
+            showdown(k, (d - set("JC")) | set("AS"), 10),
             Err(ShowdownError::Overlap(_))
         ));
         let over = set("AS 2S 3S 4S 2H 3H 9H AC 2C 3D");

@@ -21,6 +21,40 @@
 //! discard = min over arrangements of the 11 cards of (deadwood − its most
 //! valuable deadwood card)", computed per lane by a second table, so the 11
 //! candidate discards are never solved one by one.
+//!
+//! # Tie-breaks
+//!
+//! - [`best_arrangement`]: set choices are tried rank by rank from the ace up;
+//!   for each rank, "no set" first, then the set of all its cards, then the
+//!   3-card sets leaving out the club, diamond, heart, spade card in that
+//!   order. The first choice reaching the minimum wins, so runs are preferred
+//!   to sets when both leave the same deadwood. Within a suit the table
+//!   prefers the longest run through the lowest card ([`table`]).
+//! - [`best_discard`]: among the cards whose removal leaves the least
+//!   deadwood, the highest rank (so the highest value), then the highest suit
+//!   (S > H > D > C).
+//!
+//! # Showdown
+//!
+//! The defender may lay off deadwood onto the knocker's melds: the fourth card
+//! of a 3-card set, and cards extending a run at either end, chained (8♥ on
+//! 5-6-7♥ lets 9♥ follow). Nothing goes on deadwood, nothing on gin, and the
+//! knocker never lays off. Laying off is optional per card, and the defender
+//! may break its own melds to lay off, so the defender's reply is the minimum
+//! over every legal lay-off set `L` of `deadwood(defender − L)`. Each run end
+//! offers a chain (a prefix of any length may go) and each 3-card set one
+//! card; the legal sets `L` are the unions of one prefix per chain. Among
+//! lay-offs reaching the minimum the defender shows the most cards laid off (a
+//! chain of three or more is also a run of its own; a player lays it off).
+//!
+//! When the knocker's arrangement is not fixed, the knocker picks among its
+//! arrangements with deadwood ≤ the knock limit the one that maximises
+//! `defender deadwood − knocker deadwood` against the defender's best reply.
+//! Every scoring rule of RULES.md is non-decreasing in that difference, so
+//! this is best for the knocker under any bonuses. Ties go to the lower
+//! knocker deadwood, then to the first arrangement found (sets in the solver's
+//! order, then each lane's cards from low to high, deadwood before runs,
+//! shorter runs first).
 
 mod layoff;
 mod solve;

@@ -1,20 +1,9 @@
 //! The solver: min deadwood, an optimal arrangement, the best discard.
-//!
-//! # Tie-breaks
-//!
-//! - [`best_arrangement`]: set choices are tried rank by rank from the ace up;
-//!   for each rank, "no set" first, then the 4-card set, then the 3-card sets
-//!   leaving out the club, diamond, heart, spade card in that order. The first
-//!   choice reaching the minimum wins, so runs are preferred to sets when both
-//!   leave the same deadwood. Within a suit the table prefers the longest run
-//!   through the lowest card ([`super::table`]).
-//! - [`best_discard`]: among the cards whose removal leaves the least deadwood,
-//!   the highest rank (so the highest value), then the highest suit
-//!   (S > H > D > C).
+//! Tie-breaks are documented in [the `meld` module](crate::meld#tie-breaks).
 
 use crate::cards::{Card, CardSet, Rank, Suit};
 
-use super::table::{DISCARD_DEADWOOD, DISCARD_RANK, RUN_DEADWOOD, RUN_MELDED};
+use super::table::{DISCARD, GAIN_BIAS, RUN_DEADWOOD, RUN_MELDED};
 use super::{Arrangement, RANK_STRIDE};
 
 /// The 13-bit lane `suit` of raw set bits.
@@ -53,17 +42,17 @@ fn set_ranks(bits: u64) -> u16 {
     (a & b & (c | d)) | (c & d & (a | b))
 }
 
-/// The sets that must be in some optimal arrangement, and the ranks whose set
-/// choice is open.
+/// The sets that must be in some optimal arrangement, the ranks whose set
+/// choice is open, and the cards that could be in a run.
 ///
 /// A rank with three or more cards none of which could be in a run is always
 /// melded whole: breaking it only adds deadwood. Every other rank with three
 /// or more cards is "open".
 #[inline(always)]
-pub(super) fn split_set_ranks(bits: u64) -> (u64, u16) {
+pub(super) fn split_set_ranks(bits: u64) -> (u64, u16, u64) {
     let candidates = set_ranks(bits);
     if candidates == 0 {
-        return (0, 0);
+        return (0, 0, 0);
     }
     let run = runnable(bits);
     let (mut forced, mut open) = (0u64, 0u16);
@@ -78,13 +67,26 @@ pub(super) fn split_set_ranks(bits: u64) -> (u64, u16) {
             open |= 1 << r;
         }
     }
-    (forced, open)
+    (forced, open, run)
 }
 
 /// Calls `f` with the set cards of every set choice over the `open` ranks
 /// (added to `chosen`), in the documented tie-break order.
+///
+/// Options for an open rank: no set, the set of all its cards, and for four
+/// cards the 3-card sets that leave out a card that could be in a run (`run`).
+/// Pruned, because strictly worse: a 3-card set leaving out a card that
+/// cannot be in a run (the 4-card set melds it too), and "no set" for four
+/// cards of which fewer than two could be in runs (a 3-card set of the
+/// others is better).
 #[inline(always)]
-pub(super) fn for_each_set_choice(bits: u64, open: u16, chosen: u64, f: &mut impl FnMut(u64)) {
+pub(super) fn for_each_set_choice(
+    bits: u64,
+    open: u16,
+    run: u64,
+    chosen: u64,
+    f: &mut impl FnMut(u64),
+) {
     if open == 0 {
         f(chosen);
         return;
@@ -92,13 +94,16 @@ pub(super) fn for_each_set_choice(bits: u64, open: u16, chosen: u64, f: &mut imp
     let r = open.trailing_zeros();
     let rest = open & (open - 1);
     let present = bits & RANK_STRIDE << r;
-    for_each_set_choice(bits, rest, chosen, f);
-    for_each_set_choice(bits, rest, chosen | present, f);
-    if present.count_ones() == 4 {
-        let mut left_out = present;
+    let four = present.count_ones() == 4;
+    if !four || (present & run).count_ones() >= 2 {
+        for_each_set_choice(bits, rest, run, chosen, f);
+    }
+    for_each_set_choice(bits, rest, run, chosen | present, f);
+    if four {
+        let mut left_out = present & run;
         while left_out != 0 {
             let card = left_out & left_out.wrapping_neg();
-            for_each_set_choice(bits, rest, chosen | (present & !card), f);
+            for_each_set_choice(bits, rest, run, chosen | (present & !card), f);
             left_out &= left_out - 1;
         }
     }
@@ -118,24 +123,24 @@ pub(super) fn for_each_set_choice(bits: u64, open: u16, chosen: u64, f: &mut imp
 #[must_use]
 pub fn deadwood(hand: CardSet) -> u8 {
     let bits = hand.bits();
-    let (forced, open) = split_set_ranks(bits);
+    let (forced, open, run) = split_set_ranks(bits);
     if open == 0 {
         return runs_deadwood(bits & !forced) as u8;
     }
     let mut best = u32::MAX;
-    for_each_set_choice(bits, open, forced, &mut |sets| {
+    for_each_set_choice(bits, open, run, forced, &mut |sets| {
         best = best.min(runs_deadwood(bits & !sets));
     });
     best as u8
 }
 
 /// An arrangement of `hand` with minimum deadwood, chosen by the tie-break
-/// in [the module docs](self).
+/// in [the `meld` module](crate::meld#tie-breaks).
 pub fn best_arrangement(hand: CardSet) -> Arrangement {
     let bits = hand.bits();
-    let (forced, open) = split_set_ranks(bits);
+    let (forced, open, run) = split_set_ranks(bits);
     let mut best = (u32::MAX, forced);
-    for_each_set_choice(bits, open, forced, &mut |sets| {
+    for_each_set_choice(bits, open, run, forced, &mut |sets| {
         let dw = runs_deadwood(bits & !sets);
         if dw < best.0 {
             best = (dw, sets);
@@ -182,43 +187,53 @@ pub fn best_discard(hand: CardSet) -> Option<Discard> {
     if bits == 0 {
         return None;
     }
-    let (forced, open) = split_set_ranks(bits);
+    let (forced, open, run) = split_set_ranks(bits);
     // Candidates are packed as `deadwood << 8 | (255 - key)` with key =
     // 4 * rank + suit, so the minimum is the least deadwood, then the highest card.
     let pack = |dw: u32, rank: u32, suit: u32| dw << 8 | (255 - (4 * rank + suit));
-    // Discarding a card of a forced set: a 4-card set still melds its other
-    // three; a 3-card set leaves two dead cards (they could not be in runs).
-    let mut forced_extra = u32::MAX;
-    let mut ranks = set_ranks(bits);
+    // Discarding a card of a forced 3-card set leaves two dead cards (they
+    // could not be in runs). The highest such option is the only one worth
+    // keeping; it does not depend on the other set choices.
+    let mut forced_three = u32::MAX;
+    let mut ranks = if forced == 0 { 0 } else { set_ranks(bits) };
     while ranks != 0 {
         let r = ranks.trailing_zeros();
         ranks &= ranks - 1;
         let present = bits & RANK_STRIDE << r;
-        if present & forced != 0 {
+        if present & forced != 0 && present.count_ones() == 3 {
             let suit = (63 - present.leading_zeros()) / 16;
-            let extra = if present.count_ones() == 4 {
-                0
-            } else {
-                2 * Rank::new(r as u8).value() as u32
-            };
-            forced_extra = forced_extra.min(pack(extra, r, suit));
+            let extra = 2 * Rank::new(r as u8).value() as u32;
+            forced_three = forced_three.min(pack(extra, r, suit));
         }
     }
     let mut best = u32::MAX;
-    for_each_set_choice(bits, open, forced, &mut |sets| {
+    let mut visit = |sets: u64| {
         let rest = bits & !sets;
-        let lanes = [lane(rest, 0), lane(rest, 1), lane(rest, 2), lane(rest, 3)];
-        let total: u32 = lanes.iter().map(|&l| RUN_DEADWOOD[l] as u32).sum();
-        for (suit, &l) in lanes.iter().enumerate() {
-            if l != 0 {
-                let left = total - RUN_DEADWOOD[l] as u32 + DISCARD_DEADWOOD[l] as u32;
-                best = best.min(pack(left, DISCARD_RANK[l] as u32, suit as u32));
-            }
+        let e = [0, 1, 2, 3].map(|suit| DISCARD[lane(rest, suit)]);
+        let total = (e[0] & 0xFF) + (e[1] & 0xFF) + (e[2] & 0xFF) + (e[3] & 0xFF);
+        // Each lane's best discard as (gain, rank, suit); the max is the best.
+        let top = (e[0] >> 8)
+            .max(e[1] >> 8 | 1)
+            .max(e[2] >> 8 | 2)
+            .max(e[3] >> 8 | 3);
+        if top >> 8 != 0 {
+            let left = total + GAIN_BIAS - (top >> 8);
+            best = best.min(left << 8 | (255 - (top & 0xFF)));
         }
-        if forced_extra != u32::MAX {
-            best = best.min(forced_extra + (total << 8));
+        // A 4-card set can shed its spade and still meld: deadwood `total`.
+        let fours = lane(sets, 0) & lane(sets, 1) & lane(sets, 2) & lane(sets, 3);
+        if fours != 0 {
+            best = best.min(pack(total, usize::BITS - 1 - fours.leading_zeros(), 3));
         }
-    });
+        if forced_three != u32::MAX {
+            best = best.min(forced_three + (total << 8));
+        }
+    };
+    if open == 0 {
+        visit(forced);
+    } else {
+        for_each_set_choice(bits, open, run, forced, &mut visit);
+    }
     let key = 255 - (best & 0xFF);
     let card = Card::new(Rank::new((key / 4) as u8), Suit::new((key % 4) as u8));
     Some(Discard {

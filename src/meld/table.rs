@@ -10,8 +10,14 @@
 //! |---|---|---|
 //! | [`RUN_DEADWOOD`] | min deadwood of the lane using runs only | ≤ 85 (A..K), `u8` |
 //! | [`RUN_MELDED`] | the cards melded in the optimum chosen (tie-break below) | 13 bits, `u16` |
-//! | [`DISCARD_DEADWOOD`] | min over cards `c` of the lane of `RUN_DEADWOOD[m - c]` | `u8`, [`NO_CARD`] for the empty lane |
-//! | [`DISCARD_RANK`] | the highest rank `c` reaching that minimum | 0..13, `u8` |
+//! | [`DISCARD`] | packed: `RUN_DEADWOOD`, and the lane's best single discard: its rank and its gain `RUN_DEADWOOD[m] − min_c RUN_DEADWOOD[m − c]` | `u32`, layout below |
+//!
+//! [`DISCARD`] packs all the best-discard search needs of a lane into one
+//! lookup: bits 0..8 hold `RUN_DEADWOOD[m]`; bits 10..14 the highest rank
+//! whose removal reaches the minimum; bits 16..24 `gain + 128` (gain is in
+//! −85..=85; 0 for the empty lane, which has no card to discard). So
+//! `(entry >> 8) | suit` orders a lane's candidate by gain, then rank, then
+//! suit, and one integer `max` over the four lanes picks the best discard.
 //!
 //! Tie-break of [`RUN_MELDED`]: at the lowest card, runs are tried longest
 //! first and deadwood last, and a later option replaces an earlier one only if
@@ -20,10 +26,6 @@
 
 /// Number of lane masks: 2^13.
 pub const LANE_MASKS: usize = 1 << 13;
-
-/// `DISCARD_DEADWOOD` of the empty lane: larger than any real entry, so an
-/// empty lane never offers the best discard.
-pub const NO_CARD: u8 = u8::MAX;
 
 const fn rank_value(rank: u32) -> u8 {
     if rank >= 9 { 10 } else { rank as u8 + 1 }
@@ -74,37 +76,35 @@ pub static RUN_DEADWOOD: [u8; LANE_MASKS] = RUN_TABLES.0;
 /// Its maximal blocks of adjacent bits are the runs; each is ≥ 3 long.
 pub static RUN_MELDED: [u16; LANE_MASKS] = RUN_TABLES.1;
 
-const fn build_discard_tables() -> ([u8; LANE_MASKS], [u8; LANE_MASKS]) {
+const fn build_discard_table() -> [u32; LANE_MASKS] {
     let dw = RUN_TABLES.0;
-    let mut best_dw = [NO_CARD; LANE_MASKS];
-    let mut best_rank = [0u8; LANE_MASKS];
+    let mut table = [0u32; LANE_MASKS];
     let mut m = 1;
     while m < LANE_MASKS {
+        let (mut best, mut best_rank) = (u8::MAX, 0);
         // Highest rank first, strict improvement: ties keep the higher card.
         let mut rank = 13;
         while rank > 0 {
             rank -= 1;
-            if m >> rank & 1 == 1 {
-                let left = dw[m & !(1 << rank)];
-                if left < best_dw[m] {
-                    best_dw[m] = left;
-                    best_rank[m] = rank as u8;
-                }
+            if m >> rank & 1 == 1 && dw[m & !(1 << rank)] < best {
+                best = dw[m & !(1 << rank)];
+                best_rank = rank;
             }
         }
+        let gain = dw[m] as i32 - best as i32;
+        table[m] = dw[m] as u32 | (best_rank as u32) << 10 | ((gain + 128) as u32) << 16;
         m += 1;
     }
-    (best_dw, best_rank)
+    table[0] = 0;
+    table
 }
 
-const DISCARD_TABLES: ([u8; LANE_MASKS], [u8; LANE_MASKS]) = build_discard_tables();
+/// Per lane: run-only deadwood, and the best single discard's rank and gain
+/// (layout in [the module docs](self)).
+pub static DISCARD: [u32; LANE_MASKS] = build_discard_table();
 
-/// Min run-only deadwood of a lane after removing its best card;
-/// [`NO_CARD`] for the empty lane.
-pub static DISCARD_DEADWOOD: [u8; LANE_MASKS] = DISCARD_TABLES.0;
-
-/// The highest rank whose removal reaches [`DISCARD_DEADWOOD`].
-pub static DISCARD_RANK: [u8; LANE_MASKS] = DISCARD_TABLES.1;
+/// The gain field's offset: `gain + GAIN_BIAS` is stored, so 0 means "no card".
+pub const GAIN_BIAS: u32 = 128;
 
 #[cfg(test)]
 mod tests {
@@ -121,10 +121,14 @@ mod tests {
         // A 2 3 4 . 6: the ace run, 6 dead.
         assert_eq!(RUN_DEADWOOD[0b10_1111], 6);
         assert_eq!(RUN_MELDED[0b10_1111], 0b1111);
-        // Discarding from A 2 3 4: drop the 4 (highest of the equal options A and 4).
-        assert_eq!(DISCARD_DEADWOOD[0b1111], 0);
-        assert_eq!(DISCARD_RANK[0b1111], 3);
-        assert_eq!(DISCARD_DEADWOOD[0], NO_CARD);
+        // Discarding from A 2 3 4: drop the 4 (highest of the equal options
+        // A and 4), gain 0.
+        assert_eq!(DISCARD[0b1111] >> 10 & 0xF, 3);
+        assert_eq!(DISCARD[0b1111] >> 16, GAIN_BIAS);
+        // A 2 3: every discard breaks the run; the 3 leaves A 2 (gain -3).
+        assert_eq!(DISCARD[0b111] >> 10 & 0xF, 2);
+        assert_eq!(DISCARD[0b111] >> 16, GAIN_BIAS - 3);
+        assert_eq!(DISCARD[0], 0);
     }
 
     #[test]
@@ -137,6 +141,7 @@ mod tests {
                 .map(|r| rank_value(r) as u32)
                 .sum();
             assert_eq!(dead, RUN_DEADWOOD[m] as u32, "mask {m:#b}");
+            assert_eq!(DISCARD[m] & 0xFF, RUN_DEADWOOD[m] as u32);
             let mut bits = melded;
             while bits != 0 {
                 let len = (bits >> bits.trailing_zeros()).trailing_ones();

@@ -1,0 +1,106 @@
+//! Command-line interface: clap types stay in this module; each subcommand
+//! parses its flags into library values and calls the library.
+
+mod showdown;
+mod solve;
+
+use std::fmt::Display;
+use std::io::{self, Read};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Gin Rummy research harness: meld solver, showdowns and self-play.
+#[derive(Debug, Parser)]
+#[command(name = "ginlab", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Solve a hand: optimal melds, deadwood, and for 11 cards the best discard.
+    Solve(solve::SolveArgs),
+    /// Resolve a knock: both arrangements, the optimal lay-offs and the hand score.
+    Showdown(showdown::ShowdownArgs),
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Showdown(args) => showdown::run(args),
+    }
+}
+
+/// Why a command failed, which decides the exit code.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input (cards, flags, files): exit code 2.
+    Input(anyhow::Error),
+    /// A failure while running: exit code 1.
+    Run(anyhow::Error),
+}
+
+impl Failure {
+    /// Bad input described by `message`.
+    pub fn input(message: impl Display) -> Failure {
+        Failure::Input(anyhow::anyhow!("{message}"))
+    }
+
+    /// Prints the error with its causes and returns the exit code. A closed
+    /// stdout (`ginlab ... | head`) is not an error.
+    pub fn report(self) -> ExitCode {
+        let (error, code) = match self {
+            Failure::Input(e) => (e, 2),
+            Failure::Run(e) => (e, 1),
+        };
+        let broken_pipe = error.chain().any(|cause| {
+            cause
+                .downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+        });
+        if broken_pipe {
+            return ExitCode::SUCCESS;
+        }
+        eprintln!("error: {error:#}");
+        ExitCode::from(code)
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(error: anyhow::Error) -> Failure {
+        Failure::Run(error)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(error: io::Error) -> Failure {
+        Failure::Run(error.into())
+    }
+}
+
+impl From<csv::Error> for Failure {
+    fn from(error: csv::Error) -> Failure {
+        Failure::Run(error.into())
+    }
+}
+
+/// Reads all of stdin as UTF-8 text.
+fn read_stdin() -> Result<String, Failure> {
+    let mut text = String::new();
+    io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| Failure::input(format!("reading standard input: {e}")))?;
+    Ok(text)
+}
+
+/// Writes `bytes` to stdout in one go, so a run that fails early writes nothing.
+fn write_stdout(bytes: &[u8]) -> Result<(), Failure> {
+    use io::Write;
+    let mut out = io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
+}

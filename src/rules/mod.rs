@@ -1,0 +1,259 @@
+//! The rule knobs of `RULES.md` and the named presets.
+//!
+//! Every difference between the rule pages is a knob of [`Rules`]; a preset
+//! ([`Rules::standard`], [`Rules::hoyle`], [`Rules::oklahoma`], [`Rules::eaai`])
+//! pins them. A knob a preset does not mention keeps the `standard` value.
+//! Field names are spelled exactly as in `RULES.md`.
+
+use crate::cards::{Card, Rank, Suit};
+
+/// How high a knocker's deadwood may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KnockLimit {
+    /// A fixed limit; 0 is Straight Gin (only gin ends a hand).
+    Fixed(u8),
+    /// Oklahoma: the value of the upcard (J/Q/K = 10, ace = 1).
+    Upcard,
+}
+
+/// What a shutout (the loser scored nothing) does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shutout {
+    /// The game bonus is doubled.
+    DoubleGameBonus,
+    /// The winner's whole score is doubled.
+    DoubleTotal,
+    /// The winner's hand points are doubled before box bonuses.
+    DoubleHands,
+    /// No effect.
+    None,
+}
+
+/// Who deals the next hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NextDealer {
+    /// The loser of the previous hand.
+    Loser,
+    /// The winner of the previous hand.
+    Winner,
+    /// The players take turns.
+    Alternate,
+}
+
+/// How a hand is dealt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Deal {
+    /// 10 cards each and an upcard offered to the non-dealer, then the dealer.
+    UpcardOffer,
+    /// 11 cards to the non-dealer, 10 to the dealer, no upcard.
+    ElevenCards,
+}
+
+/// Every rule knob of `RULES.md`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Rules {
+    /// Highest deadwood a player may knock with.
+    pub knock_limit: KnockLimit,
+    /// Oklahoma: with an ace upcard only gin may end the hand.
+    pub ace_upcard_gin_only: bool,
+    /// Oklahoma: a spade upcard doubles the whole hand score, bonuses included.
+    pub spade_upcard_doubles: bool,
+    /// Bonus for going gin.
+    pub gin_bonus: u32,
+    /// Bonus for an undercut.
+    pub undercut_bonus: u32,
+    /// Whether an equal count is an undercut (off: it scores nothing).
+    pub undercut_on_tie: bool,
+    /// Bonus for big gin; `None` when big gin is not allowed.
+    pub big_gin_bonus: Option<u32>,
+    /// Box (line) bonus per hand won, at the end of the game.
+    pub box_bonus: u32,
+    /// Cumulative hand score that ends the game.
+    pub game_target: u32,
+    /// Bonus for winning the game.
+    pub game_bonus: u32,
+    /// What a shutout does.
+    pub shutout: Shutout,
+    /// Who deals next.
+    pub next_dealer: NextDealer,
+    /// After the stock is down to 2 cards, the other player may take the last
+    /// discard, but only to knock or go gin.
+    pub last_discard_action: bool,
+    /// How hands are dealt.
+    pub deal: Deal,
+    /// Turns (both players counted) after which a hand is void.
+    pub max_turns: u32,
+    /// Oklahoma's extra boxes: an undercut +1 box, a gin +2 boxes, doubled on
+    /// a spade upcard.
+    pub oklahoma_boxes: bool,
+}
+
+/// The preset names, in the order of `RULES.md`.
+pub const PRESETS: [&str; 4] = ["standard", "hoyle", "oklahoma", "eaai"];
+
+/// A rules error: an unknown preset, or a knob that needs facts not given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// No preset has this name.
+    #[error("unknown rules `{0}`: the presets are standard, hoyle, oklahoma, eaai")]
+    UnknownPreset(String),
+    /// The knock limit is the upcard's value but there is no upcard.
+    #[error("knock_limit = upcard needs the upcard (give one, e.g. --upcard 7H)")]
+    NeedsUpcard,
+}
+
+impl Rules {
+    /// The Pagat rules (seeds 000/001/004).
+    pub fn standard() -> Rules {
+        Rules {
+            knock_limit: KnockLimit::Fixed(10),
+            ace_upcard_gin_only: false,
+            spade_upcard_doubles: false,
+            gin_bonus: 20,
+            undercut_bonus: 10,
+            undercut_on_tie: true,
+            big_gin_bonus: None,
+            box_bonus: 20,
+            game_target: 100,
+            game_bonus: 100,
+            shutout: Shutout::DoubleGameBonus,
+            next_dealer: NextDealer::Loser,
+            last_discard_action: false,
+            deal: Deal::UpcardOffer,
+            max_turns: 200,
+            oklahoma_boxes: false,
+        }
+    }
+
+    /// The 25-point scoring of seeds 001 (second part), 002 and 003.
+    pub fn hoyle() -> Rules {
+        Rules {
+            gin_bonus: 25,
+            undercut_bonus: 25,
+            big_gin_bonus: Some(31),
+            box_bonus: 25,
+            shutout: Shutout::DoubleTotal,
+            next_dealer: NextDealer::Alternate,
+            ..Rules::standard()
+        }
+    }
+
+    /// Oklahoma Gin (seed 000).
+    pub fn oklahoma() -> Rules {
+        Rules {
+            knock_limit: KnockLimit::Upcard,
+            ace_upcard_gin_only: true,
+            spade_upcard_doubles: true,
+            gin_bonus: 25,
+            undercut_bonus: 25,
+            box_bonus: 25,
+            game_target: 150,
+            oklahoma_boxes: true,
+            ..Rules::standard()
+        }
+    }
+
+    /// The EAAI-21 Gin Rummy challenge rules.
+    pub fn eaai() -> Rules {
+        Rules {
+            gin_bonus: 25,
+            undercut_bonus: 25,
+            box_bonus: 0,
+            game_bonus: 0,
+            shutout: Shutout::None,
+            next_dealer: NextDealer::Alternate,
+            ..Rules::standard()
+        }
+    }
+
+    /// The preset called `name` (see [`PRESETS`]).
+    ///
+    /// # Errors
+    /// [`RulesError::UnknownPreset`], listing the presets.
+    pub fn preset(name: &str) -> Result<Rules, RulesError> {
+        match name {
+            "standard" => Ok(Rules::standard()),
+            "hoyle" => Ok(Rules::hoyle()),
+            "oklahoma" => Ok(Rules::oklahoma()),
+            "eaai" => Ok(Rules::eaai()),
+            _ => Err(RulesError::UnknownPreset(name.to_owned())),
+        }
+    }
+
+    /// The knock limit in force for a hand with this upcard (`None` for the
+    /// eleven-card deal). An ace upcard under `ace_upcard_gin_only` allows
+    /// only gin (limit 0).
+    ///
+    /// # Errors
+    /// [`RulesError::NeedsUpcard`] if the limit is the upcard's value and
+    /// there is none.
+    pub fn knock_limit_for(&self, upcard: Option<Card>) -> Result<u8, RulesError> {
+        if self.ace_upcard_gin_only && upcard.is_some_and(|c| c.rank() == Rank::Ace) {
+            return Ok(0);
+        }
+        match self.knock_limit {
+            KnockLimit::Fixed(limit) => Ok(limit),
+            KnockLimit::Upcard => upcard.map(Card::value).ok_or(RulesError::NeedsUpcard),
+        }
+    }
+
+    /// The factor a hand's score is multiplied by: 2 on a spade upcard under
+    /// `spade_upcard_doubles`, else 1.
+    #[must_use]
+    pub fn hand_multiplier(&self, upcard: Option<Card>) -> u32 {
+        if self.spade_upcard_doubles && upcard.is_some_and(|c| c.suit() == Suit::Spades) {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::standard()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_match_the_table() {
+        for name in PRESETS {
+            assert!(Rules::preset(name).is_ok(), "{name}");
+        }
+        assert!(
+            Rules::preset("vegas")
+                .unwrap_err()
+                .to_string()
+                .contains("standard, hoyle, oklahoma, eaai")
+        );
+        let h = Rules::hoyle();
+        assert_eq!((h.gin_bonus, h.undercut_bonus, h.box_bonus), (25, 25, 25));
+        assert_eq!(h.big_gin_bonus, Some(31));
+        let o = Rules::oklahoma();
+        assert_eq!((o.game_target, o.knock_limit), (150, KnockLimit::Upcard));
+        let e = Rules::eaai();
+        assert_eq!(
+            (e.box_bonus, e.game_bonus, e.shutout),
+            (0, 0, Shutout::None)
+        );
+    }
+
+    #[test]
+    fn oklahoma_knock_limit() {
+        let o = Rules::oklahoma();
+        let card = |s: &str| s.parse::<Card>().ok();
+        assert_eq!(o.knock_limit_for(card("7H")), Ok(7));
+        assert_eq!(o.knock_limit_for(card("KD")), Ok(10));
+        assert_eq!(o.knock_limit_for(card("AC")), Ok(0));
+        assert_eq!(o.knock_limit_for(None), Err(RulesError::NeedsUpcard));
+        assert_eq!(o.hand_multiplier(card("2S")), 2);
+        assert_eq!(o.hand_multiplier(card("2C")), 1);
+        assert_eq!(Rules::standard().hand_multiplier(card("2S")), 1);
+        assert_eq!(Rules::standard().knock_limit_for(card("AC")), Ok(10));
+    }
+}

@@ -1,0 +1,343 @@
+//! The CLI contract of `shared/DESIGN.md` (`solve`, `showdown`): output
+//! shapes, CSV headers, exit codes, and that a failed run writes nothing to
+//! stdout.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use predicates::str::contains;
+
+fn ginlab() -> Command {
+    Command::cargo_bin("ginlab").unwrap()
+}
+
+/// Runs with `stdin` and asserts exit code 2, empty stdout, and an stderr
+/// containing every one of `needles`.
+fn rejects(args: &[&str], stdin: &str, needles: &[&str]) {
+    let output = ginlab().args(args).write_stdin(stdin).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{args:?} wrote stdout");
+    for needle in needles {
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: {stderr:?} lacks {needle:?}"
+        );
+    }
+}
+
+#[test]
+fn solve_prints_arrangement_and_deadwood() {
+    ginlab()
+        .args(["solve", "7C 8C 9C TC 6D 9D TD 6H 6S TS"])
+        .assert()
+        .success()
+        .stdout(contains("melds     [7C 8C 9C] [TC TD TS] [6D 6H 6S]"))
+        .stdout(contains("deadwood  9 (9D)"));
+    // Cards as separate arguments, in the other accepted spellings.
+    ginlab()
+        .args([
+            "solve", "as", "2♠", "3S", "10h", "jh", "QH", "kc", "kd", "ks", "5d", "9c",
+        ])
+        .assert()
+        .success()
+        .stdout(contains("[TH JH QH]"))
+        .stdout(contains("discard   9C leaves deadwood 5"));
+}
+
+#[test]
+fn solve_big_gin() {
+    ginlab()
+        .args(["solve", "AS 2S 3S 4S 2H 3H 4H KC KD KH KS"])
+        .assert()
+        .success()
+        .stdout(contains("big gin"));
+}
+
+#[test]
+fn solve_errors() {
+    rejects(&["solve", "AS 2S 1X"], "", &["`1X`", "unknown suit"]);
+    rejects(&["solve", "AS 2S ZS"], "", &["`ZS`", "unknown rank"]);
+    rejects(&["solve", "AS 2S AS"], "", &["duplicate card AS"]);
+    rejects(
+        &["solve", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS"],
+        "",
+        &["1 to 11 cards", "12"],
+    );
+    rejects(&["solve", ","], "", &["1 to 11 cards"]);
+}
+
+#[test]
+fn solve_batch_header_and_rows() {
+    let ten = "7C 8C 9C TC 6D 9D TD 6H 6S TS";
+    ginlab()
+        .args(["solve", "--batch"])
+        .write_stdin(format!("{ten}\n"))
+        .assert()
+        .success()
+        .stdout(format!(
+            "hand,deadwood,melds\n{ten},9,[7C 8C 9C] [TC TD TS] [6D 6H 6S]\n"
+        ));
+    let eleven = "AS 2S 3S 4S 7H 7D 7C KC QC 5H 9D";
+    ginlab()
+        .args(["solve", "--batch"])
+        .write_stdin(format!("# comment\n{ten}\n\n{eleven}\n"))
+        .assert()
+        .success()
+        .stdout(
+            "hand,deadwood,melds,discard,discard_deadwood\n\
+             7C 8C 9C TC 6D 9D TD 6H 6S TS,9,[7C 8C 9C] [TC TD TS] [6D 6H 6S],,\n\
+             7C QC KC 7D 9D 5H 7H AS 2S 3S 4S,34,[7C 7D 7H] [AS 2S 3S 4S],KC,24\n",
+        );
+}
+
+#[test]
+fn solve_batch_errors_name_the_line_and_write_nothing() {
+    rejects(
+        &["solve", "--batch"],
+        "AS 2S 3S\n\nAS 2S QQ\n",
+        &["line 3", "`QQ`"],
+    );
+    rejects(
+        &["solve", "--batch"],
+        "AS 2S 3S\nKS KS\n",
+        &["line 2", "duplicate"],
+    );
+}
+
+/// The vectors' deadwood column through `solve --batch`.
+#[test]
+fn solve_batch_matches_vectors() {
+    let text = std::fs::read_to_string("tests/data/vectors/deadwood.csv").unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let input: String = rows.iter().map(|r| format!("{}\n", r[0])).collect();
+    let output = ginlab()
+        .args(["solve", "--batch"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let out = String::from_utf8(output.stdout).unwrap();
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next(),
+        Some("hand,deadwood,melds,discard,discard_deadwood")
+    );
+    for (row, line) in rows.iter().zip(lines) {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields[1], row[1], "deadwood of {}", row[0]);
+        assert_eq!(fields[4], row[2], "discard_deadwood of {}", row[0]);
+    }
+}
+
+const KNOCKER: &str = "[5S 6S 7S] [2H 3H 4H] [KC KD KH] 3D";
+const DEFENDER: &str = "8S 9S TS QD QH 4C 4D 7H 9C JC";
+
+#[test]
+fn showdown_prints_both_sides_and_score() {
+    ginlab()
+        .args(["showdown", "--knocker", KNOCKER, "--defender", DEFENDER])
+        .assert()
+        .success()
+        .stdout(contains("[KC KD KH] [2H 3H 4H] [5S 6S 7S] 3D"))
+        .stdout(contains("deadwood 54"))
+        .stdout(contains("lay-offs  8S 9S TS"))
+        .stdout(contains("result    knock: knocker scores 51"));
+}
+
+#[test]
+fn showdown_presets_and_upcard() {
+    let knocker = "AS 2S 3S 4S 2H 3H 4H AC 2C 3D";
+    let defender = "5S QD QH 4C 4D 7H 9C JC 8D 2D";
+    // Standard: the knocker leaves 4S dead to keep the 5S off (10 vs 69).
+    ginlab()
+        .args(["showdown", "--knocker", knocker, "--defender", defender])
+        .assert()
+        .success()
+        .stdout(contains("knocker scores 59"));
+    // Oklahoma, 9S up: limit 9 (so 4S must meld), and the spade doubles.
+    ginlab()
+        .args(["showdown", "--knocker", knocker, "--defender", defender])
+        .args(["--rules", "oklahoma", "--upcard", "9S"])
+        .assert()
+        .success()
+        .stdout(contains("knocker scores 116"));
+    // Oklahoma, ace up: only gin may end the hand.
+    rejects(
+        &[
+            "showdown",
+            "--knocker",
+            knocker,
+            "--defender",
+            defender,
+            "--rules",
+            "oklahoma",
+            "--upcard",
+            "AH",
+        ],
+        "",
+        &["knock limit 0"],
+    );
+    rejects(
+        &[
+            "showdown",
+            "--knocker",
+            knocker,
+            "--defender",
+            defender,
+            "--rules",
+            "oklahoma",
+        ],
+        "",
+        &["--upcard"],
+    );
+}
+
+#[test]
+fn showdown_undercut_and_hoyle_bonus() {
+    let knocker = "[AS 2S 3S] [2H 3H 4H] [KC KD KH] 5D";
+    let defender = "7C 8C 9C TD JD QD QC QH QS 4C";
+    ginlab()
+        .args([
+            "showdown",
+            "--knocker",
+            knocker,
+            "--defender",
+            defender,
+            "--rules",
+            "hoyle",
+        ])
+        .assert()
+        .success()
+        .stdout(contains("undercut: defender scores 26"));
+}
+
+#[test]
+fn showdown_errors() {
+    let s = |k: &str, d: &str, needles: &[&str]| {
+        rejects(&["showdown", "--knocker", k, "--defender", d], "", needles)
+    };
+    s(
+        KNOCKER,
+        "8S 9S TS QD QH 4C 4D 7H 9C",
+        &["defender must hold 10 cards, not 9"],
+    );
+    s(
+        "[5S 6S 7S] [2H 3H 4H] KC KD 3D",
+        DEFENDER,
+        &["knocker must hold 10 cards"],
+    );
+    s(KNOCKER, "3D 9S TS QD QH 4C 4D 7H 9C JC", &["both hold 3D"]);
+    s(
+        "[5S 6S 8S] [2H 3H 4H] [KC KD KH] 3D",
+        DEFENDER,
+        &["[5S 6S 8S] is not a meld"],
+    );
+    s(
+        "[5S 6S 7S [2H 3H 4H] [KC KD KH] 3D",
+        DEFENDER,
+        &["brackets"],
+    );
+    s(
+        "[5S 6S 7S] [2H 3H 4H] KC KD KH 3D",
+        DEFENDER,
+        &["deadwood 33 exceeds the knock limit 10"],
+    );
+    s(
+        "[5S 6S 7S] [2H 3H 4H] [KC KD KH] 3D AD",
+        DEFENDER,
+        &["big gin"],
+    );
+    s(
+        KNOCKER,
+        "8S 9S TS QD QH 4C 4D 7H 9C XX",
+        &["defender", "`XX`"],
+    );
+    rejects(
+        &[
+            "showdown",
+            "--knocker",
+            KNOCKER,
+            "--defender",
+            DEFENDER,
+            "--rules",
+            "vegas",
+        ],
+        "",
+        &["unknown rules `vegas`", "standard, hoyle, oklahoma, eaai"],
+    );
+}
+
+#[test]
+fn showdown_batch_contract() {
+    let input = format!("knocker,defender\n{KNOCKER},{DEFENDER}\n");
+    ginlab()
+        .args(["showdown", "--batch"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(
+            "knocker,defender,knocker_deadwood,defender_deadwood,layoffs,winner,points\n\
+             [KC KD KH] [2H 3H 4H] [5S 6S 7S] 3D,4C 9C JC 4D QD 7H QH,3,54,8S 9S TS,knocker,51\n",
+        );
+}
+
+#[test]
+fn showdown_batch_errors_name_the_line() {
+    let good = format!("{KNOCKER},{DEFENDER}");
+    rejects(
+        &["showdown", "--batch"],
+        &format!("{good}\n{good},extra\n"),
+        &["line 2", "expected 2 fields"],
+    );
+    rejects(
+        &["showdown", "--batch"],
+        &format!("knocker,defender\n{good}\n{KNOCKER},8S 9S\n"),
+        &["line 3", "defender must hold 10 cards"],
+    );
+}
+
+/// The vectors with a 10-card knocker, through `showdown --batch`.
+#[test]
+fn showdown_batch_matches_vectors() {
+    let text = std::fs::read_to_string("tests/data/vectors/showdown.csv").unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader
+        .records()
+        .map(Result::unwrap)
+        .filter(|r| r[0].replace(['[', ']'], " ").split_whitespace().count() == 10)
+        .collect();
+    assert!(rows.len() >= 200);
+    let mut input = csv::Writer::from_writer(Vec::new());
+    for r in &rows {
+        input.write_record([&r[0], &r[1]]).unwrap();
+    }
+    let output = ginlab()
+        .args(["showdown", "--batch"])
+        .write_stdin(input.into_inner().unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut out = csv::Reader::from_reader(output.stdout.as_slice());
+    for (row, got) in rows.iter().zip(out.records()) {
+        let got = got.unwrap();
+        assert_eq!((&got[2], &got[3]), (&row[2], &row[3]), "{row:?}");
+    }
+}
+
+#[test]
+fn help_lists_the_commands() {
+    ginlab()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(contains("solve").and(contains("showdown")));
+    ginlab().arg("frobnicate").assert().code(2);
+}
