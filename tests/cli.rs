@@ -267,7 +267,7 @@ fn showdown_errors() {
             "vegas",
         ],
         "",
-        &["unknown rules `vegas`", "standard, hoyle, oklahoma, eaai"],
+        &["--rules vegas", "not a preset (standard, hoyle, oklahoma, eaai)"],
     );
 }
 
@@ -340,4 +340,68 @@ fn help_lists_the_commands() {
         .success()
         .stdout(contains("solve").and(contains("showdown")));
     ginlab().arg("frobnicate").assert().code(2);
+}
+
+#[test]
+fn rules_prints_every_knob_as_toml() {
+    let output = ginlab().args(["rules", "hoyle"]).output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    for knob in ginlab::rules::KNOBS {
+        assert!(text.contains(&format!("\n{} = ", knob.name)) || text.starts_with(knob.name));
+    }
+    assert!(text.contains("gin_bonus = 25") && text.contains("big_gin_bonus = 31"));
+    // What it prints loads back as the same rules.
+    let dir = std::env::temp_dir().join(format!("ginlab-rules-{}", std::process::id()));
+    std::fs::write(&dir, &text).unwrap();
+    let again = ginlab()
+        .args(["rules", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&dir).unwrap();
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
+    ginlab()
+        .args([
+            "rules",
+            "--rule",
+            "knock_limit=upcard",
+            "--rule",
+            "gin_bonus=30",
+        ])
+        .assert()
+        .success()
+        .stdout(contains("knock_limit = \"upcard\"").and(contains("gin_bonus = 30")));
+}
+
+#[test]
+fn rules_errors() {
+    rejects(&["rules", "vegas"], "", &["vegas", "not a preset"]);
+    rejects(
+        &["rules", "--rule", "gin_bonus=lots"],
+        "",
+        &["gin_bonus", "an integer"],
+    );
+    rejects(
+        &["rules", "--rule", "gin_bonsu=3"],
+        "",
+        &["unknown knob `gin_bonsu`", "knock_limit"],
+    );
+    rejects(
+        &["rules", "--rule", "deal=eleven_cards", "oklahoma"],
+        "",
+        &["eleven_cards"],
+    );
+    rejects(
+        &[
+            "showdown",
+            "--knocker",
+            KNOCKER,
+            "--defender",
+            DEFENDER,
+            "--rule",
+            "shutout=sometimes",
+        ],
+        "",
+        &["shutout", "double_total"],
+    );
 }

@@ -1,6 +1,7 @@
 //! Command-line interface: clap types stay in this module; each subcommand
 //! parses its flags into library values and calls the library.
 
+mod rules;
 mod showdown;
 mod solve;
 
@@ -24,6 +25,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Resolve a knock: both arrangements, the optimal lay-offs and the hand score.
     Showdown(showdown::ShowdownArgs),
+    /// Print a rule set's every knob as TOML (a preset, or a file plus overrides).
+    Rules(rules::PrintRulesArgs),
 }
 
 /// Runs the parsed command line.
@@ -31,6 +34,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Showdown(args) => showdown::run(args),
+        Command::Rules(args) => rules::run(args),
     }
 }
 

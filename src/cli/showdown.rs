@@ -8,6 +8,7 @@ use ginlab::engine::{HandScore, Side, score_showdown};
 use ginlab::meld::{self, HandSpec, Showdown};
 use ginlab::{Card, CardSet, Rules};
 
+use super::rules::RulesArgs;
 use super::{Failure, read_stdin, write_stdout};
 
 #[derive(Debug, Args)]
@@ -20,9 +21,8 @@ pub struct ShowdownArgs {
     /// The defender's 10 cards.
     #[arg(long, required_unless_present = "batch", conflicts_with = "batch")]
     defender: Option<String>,
-    /// Rule preset: standard, hoyle, oklahoma or eaai.
-    #[arg(long, default_value = "standard")]
-    rules: String,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// The hand's upcard, for Oklahoma (knock limit, ace = gin only, spade doubling).
     #[arg(long)]
     upcard: Option<String>,
@@ -42,7 +42,7 @@ struct Table {
 
 impl Table {
     fn new(args: &ShowdownArgs) -> Result<Table, Failure> {
-        let rules = Rules::preset(&args.rules).map_err(Failure::input)?;
+        let rules = args.rules.resolve()?;
         let upcard = match &args.upcard {
             Some(text) => Some(
                 text.parse::<Card>()
@@ -52,7 +52,7 @@ impl Table {
         };
         let knock_limit = rules
             .knock_limit_for(upcard)
-            .map_err(|e| Failure::input(format!("--rules {}: {e}", args.rules)))?;
+            .map_err(|e| Failure::input(format!("--rules {}: {e}", args.rules.rules)))?;
         Ok(Table {
             rules,
             upcard,

@@ -5,7 +5,11 @@
 //! pins them. A knob a preset does not mention keeps the `standard` value.
 //! Field names are spelled exactly as in `RULES.md`.
 
+mod knobs;
+
 use crate::cards::{Card, Rank, Suit};
+
+pub use knobs::{KNOBS, Knob};
 
 /// How high a knocker's deadwood may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -92,15 +96,41 @@ pub struct Rules {
 /// The preset names, in the order of `RULES.md`.
 pub const PRESETS: [&str; 4] = ["standard", "hoyle", "oklahoma", "eaai"];
 
-/// A rules error: an unknown preset, or a knob that needs facts not given.
+/// What is wrong with a rules name, file, knob or value.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// No preset has this name.
     #[error("unknown rules `{0}`: the presets are standard, hoyle, oklahoma, eaai")]
     UnknownPreset(String),
+    /// No knob has this name.
+    #[error("unknown knob `{0}`: the knobs are {list}", list = knob_list())]
+    UnknownKnob(String),
+    /// A knob got a value it does not take.
+    #[error("bad value {value} for `{knob}`: it takes {allowed}")]
+    BadValue {
+        /// The knob.
+        knob: &'static str,
+        /// The value given, as TOML.
+        value: String,
+        /// What it takes.
+        allowed: &'static str,
+    },
+    /// Command-line text that is not `knob=value`.
+    #[error("`{0}` is not a knob assignment: write knob=value, e.g. gin_bonus=25")]
+    Assignment(String),
+    /// The rules file is not valid TOML.
+    #[error("invalid TOML: {0}")]
+    Toml(String),
+    /// Knobs that contradict each other.
+    #[error("{0}")]
+    Inconsistent(&'static str),
     /// The knock limit is the upcard's value but there is no upcard.
     #[error("knock_limit = upcard needs the upcard (give one, e.g. --upcard 7H)")]
     NeedsUpcard,
+}
+
+fn knob_list() -> String {
+    KNOBS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
 }
 
 impl Rules {
@@ -179,6 +209,19 @@ impl Rules {
             "eaai" => Ok(Rules::eaai()),
             _ => Err(RulesError::UnknownPreset(name.to_owned())),
         }
+    }
+
+    /// Checks that the knobs fit together.
+    ///
+    /// # Errors
+    /// [`RulesError::Inconsistent`] naming the knobs.
+    pub fn validate(&self) -> Result<(), RulesError> {
+        if self.deal == Deal::ElevenCards && self.knock_limit == KnockLimit::Upcard {
+            return Err(RulesError::Inconsistent(
+                "knock_limit = \"upcard\" needs an upcard, but deal = \"eleven_cards\" deals none",
+            ));
+        }
+        Ok(())
     }
 
     /// The knock limit in force for a hand with this upcard (`None` for the

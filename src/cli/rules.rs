@@ -1,0 +1,75 @@
+//! Rules on the command line: `--rules NAME|FILE` plus `--rule knob=value`,
+//! shared by every command that plays or scores; and `ginlab rules`.
+
+use std::path::Path;
+
+use clap::Args;
+use ginlab::rules::{PRESETS, Rules};
+
+use super::{Failure, write_stdout};
+
+/// The rules flags every playing or scoring command takes.
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// Rule preset (standard, hoyle, oklahoma, eaai) or a TOML rules file
+    /// (`preset = "NAME"` plus knob overrides).
+    #[arg(long, value_name = "NAME|FILE", default_value = "standard")]
+    pub rules: String,
+    /// Override one knob, e.g. `--rule gin_bonus=25 --rule knock_limit=upcard`
+    /// (repeatable; see `ginlab rules` for the knobs).
+    #[arg(long = "rule", value_name = "KNOB=VALUE")]
+    pub overrides: Vec<String>,
+}
+
+impl RulesArgs {
+    /// The rules these flags name, validated.
+    pub fn resolve(&self) -> Result<Rules, Failure> {
+        let mut rules = load(&self.rules)?;
+        for assignment in &self.overrides {
+            rules
+                .set_from_text(assignment)
+                .map_err(|e| Failure::input(format!("--rule {assignment}: {e}")))?;
+        }
+        rules
+            .validate()
+            .map_err(|e| Failure::input(format!("rules: {e}")))?;
+        Ok(rules)
+    }
+}
+
+/// A preset by name, or a rules file by path.
+fn load(name: &str) -> Result<Rules, Failure> {
+    if PRESETS.contains(&name) {
+        return Rules::preset(name).map_err(Failure::input);
+    }
+    let path = Path::new(name);
+    if !path.exists() {
+        return Err(Failure::input(format!(
+            "--rules {name}: not a preset (standard, hoyle, oklahoma, eaai) and no such file"
+        )));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::input(format!("reading rules file {}: {e}", path.display())))?;
+    Rules::from_toml(&text)
+        .map_err(|e| Failure::input(format!("rules file {}: {e}", path.display())))
+}
+
+/// `ginlab rules [NAME|FILE] [--rule knob=value]...`
+#[derive(Debug, Args)]
+pub struct PrintRulesArgs {
+    /// Preset name or TOML rules file to print.
+    #[arg(value_name = "NAME|FILE", default_value = "standard")]
+    rules: String,
+    /// Override one knob before printing (repeatable).
+    #[arg(long = "rule", value_name = "KNOB=VALUE")]
+    overrides: Vec<String>,
+}
+
+pub fn run(args: PrintRulesArgs) -> Result<(), Failure> {
+    let rules = RulesArgs {
+        rules: args.rules,
+        overrides: args.overrides,
+    }
+    .resolve()?;
+    write_stdout(rules.to_toml().as_bytes())
+}
