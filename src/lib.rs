@@ -23,3 +23,8 @@ pub mod rules;
 
 pub use engine::{HandEnd, HandScore, Side};
 pub use rules::Rules;
+pub mod strategy;
+
+pub use engine::{Deck, Seat};
+pub mod sim;
+pub mod stats;

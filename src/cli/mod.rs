@@ -1,6 +1,7 @@
 //! Command-line interface: clap types stay in this module; each subcommand
 //! parses its flags into library values and calls the library.
 
+mod head_to_head;
 mod rules;
 mod showdown;
 mod solve;
@@ -25,6 +26,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Resolve a knock: both arrangements, the optimal lay-offs and the hand score.
     Showdown(showdown::ShowdownArgs),
+    /// Play strategy A against strategy B and print a short summary.
+    Match(head_to_head::MatchArgs),
     /// Print a rule set's every knob as TOML (a preset, or a file plus overrides).
     Rules(rules::PrintRulesArgs),
 }
@@ -35,6 +38,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Solve(args) => solve::run(args),
         Command::Showdown(args) => showdown::run(args),
         Command::Rules(args) => rules::run(args),
+        Command::Match(args) => head_to_head::run(args),
     }
 }
 

@@ -1,6 +1,18 @@
-//! The game engine. So far: pricing a showdown under a [`Rules`](crate::rules::Rules)
-//! value ([`score_showdown`]). The hand and game state machines build on it.
+//! The game engine: one hand as a state machine ([`Hand`]), the driver that
+//! plays it with two [`Strategy`]s ([`play_hand`]), a game to the target
+//! ([`play_game`], [`Tally`]), and scoring ([`score_showdown`]).
 
+mod deck;
+mod game;
+mod hand;
+mod player;
 mod score;
+mod view;
 
+pub(crate) use deck::below;
+pub use deck::{Deck, DeckError};
+pub use game::{GameResult, HandRecord, MAX_HANDS, Tally, play_game};
+pub use hand::{Action, Hand, HandOutcome, IllegalAction, VoidReason};
+pub use player::{EngineError, Strategy, legal_discards, pile_allowed, play_hand, turn_end};
 pub use score::{HandEnd, HandScore, Side, score_showdown};
+pub use view::{DrawSource, Event, Phase, PlayerView, Seat, TurnEnd};

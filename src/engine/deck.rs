@@ -1,0 +1,150 @@
+//! A deck order: 52 cards, top of the deck first.
+//!
+//! Shuffles use our own Fisher–Yates over [`rand_pcg::Pcg64Mcg`] with an
+//! unbiased bounded draw written here, so a seed gives the same deck on every
+//! machine and with every version of `rand` (whose own shuffle does not
+//! promise value stability).
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand_pcg::Pcg64Mcg;
+
+use crate::cards::{Card, CardSet, ParseCardError};
+
+/// 52 distinct cards, index 0 on top.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Deck([Card; 52]);
+
+/// Why text is not a deck order.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DeckError {
+    /// A token is not a card.
+    #[error(transparent)]
+    Card(#[from] ParseCardError),
+    /// A card appears twice.
+    #[error("deck has {0} twice: a deck order lists each of the 52 cards once")]
+    Duplicate(Card),
+    /// Not 52 cards.
+    #[error("deck has {0} cards: a deck order lists each of the 52 cards once, top first")]
+    Count(usize),
+}
+
+/// A uniform integer in `0..n` (Lemire's multiply-and-reject).
+pub(crate) fn below(rng: &mut Pcg64Mcg, n: u64) -> u64 {
+    use rand::Rng as _;
+    debug_assert!(n > 0);
+    loop {
+        let x = rng.next_u64();
+        let m = (x as u128) * (n as u128);
+        let low = m as u64;
+        if low >= n || low >= n.wrapping_neg() % n {
+            return (m >> 64) as u64;
+        }
+    }
+}
+
+impl Deck {
+    /// The deck in index order (clubs A..K, diamonds, hearts, spades).
+    pub fn ordered() -> Deck {
+        let mut cards = [Card::from_index(0).unwrap(); 52];
+        for (slot, card) in cards.iter_mut().zip(Card::all()) {
+            *slot = card;
+        }
+        Deck(cards)
+    }
+
+    /// A uniformly shuffled deck.
+    pub fn shuffled(rng: &mut Pcg64Mcg) -> Deck {
+        let mut deck = Deck::ordered();
+        for i in (1..52).rev() {
+            let j = below(rng, i as u64 + 1) as usize;
+            deck.0.swap(i, j);
+        }
+        deck
+    }
+
+    /// The cards, top first.
+    pub fn cards(&self) -> &[Card; 52] {
+        &self.0
+    }
+}
+
+impl FromStr for Deck {
+    type Err = DeckError;
+
+    fn from_str(s: &str) -> Result<Deck, DeckError> {
+        let mut seen = CardSet::EMPTY;
+        let mut cards = Vec::with_capacity(52);
+        for token in crate::cards::card_tokens(s) {
+            let card: Card = token.parse()?;
+            if !seen.insert(card) {
+                return Err(DeckError::Duplicate(card));
+            }
+            cards.push(card);
+        }
+        let cards: [Card; 52] = cards
+            .try_into()
+            .map_err(|v: Vec<Card>| DeckError::Count(v.len()))?;
+        Ok(Deck(cards))
+    }
+}
+
+/// The cards top first, separated by spaces (the form [`FromStr`] reads).
+impl fmt::Display for Deck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, card) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{card}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Deck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Deck({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn shuffle_is_a_permutation_and_seeded() {
+        let mut a = Pcg64Mcg::seed_from_u64(7);
+        let mut b = Pcg64Mcg::seed_from_u64(7);
+        let (x, y) = (Deck::shuffled(&mut a), Deck::shuffled(&mut b));
+        assert_eq!(x, y);
+        assert_eq!(x.cards().iter().copied().collect::<CardSet>(), CardSet::ALL);
+        assert_ne!(x, Deck::ordered());
+        assert_eq!(x.to_string().parse::<Deck>(), Ok(x));
+    }
+
+    #[test]
+    fn bounded_draws_are_roughly_uniform() {
+        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        let mut counts = [0u32; 3];
+        for _ in 0..30_000 {
+            counts[below(&mut rng, 3) as usize] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (9_500..10_500).contains(&c)),
+            "{counts:?}"
+        );
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(
+            "AS AS".parse::<Deck>(),
+            Err(DeckError::Duplicate("AS".parse().unwrap()))
+        );
+        assert_eq!("AS 2S".parse::<Deck>(), Err(DeckError::Count(2)));
+        assert!("AS XX".parse::<Deck>().is_err());
+    }
+}

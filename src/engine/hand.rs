@@ -1,0 +1,468 @@
+//! One hand as a state machine: [`Hand::new`] deals, [`Hand::phase`] says
+//! whose decision is next, [`Hand::apply`] checks and applies it.
+//!
+//! The flow (RULES.md "One hand"): the upcard is offered to the non-dealer,
+//! then the dealer; if both pass, the non-dealer draws from the stock. Then
+//! turns alternate: draw (stock or pile top), then discard (not the card just
+//! taken from the pile), knock, or big gin. When a discard leaves 2 cards in
+//! the stock the hand is void, unless `last_discard_action` lets the other
+//! player take that discard to knock. After `max_turns` turns the hand is
+//! void. A knock is resolved by [`meld::showdown`] and priced by
+//! [`score_showdown`].
+//!
+//! Nothing here allocates per turn: the pile and the event log are vectors
+//! with their full capacity reserved when the hand is dealt.
+
+use crate::cards::{Card, CardSet};
+use crate::meld::{self, Showdown};
+use crate::rules::{Deal, Rules};
+
+use super::deck::Deck;
+use super::score::{HandScore, Side, score_showdown};
+use super::view::{DrawSource, Event, Phase, PlayerView, Seat, TurnEnd};
+
+/// Why a hand was void.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoidReason {
+    /// The stock came down to 2 cards.
+    StockEnd,
+    /// `max_turns` turns were played.
+    TurnCap,
+}
+
+/// How a hand ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandOutcome {
+    /// No score; the same dealer deals again.
+    Void(VoidReason),
+    /// A knock, gin or big gin and its showdown.
+    Showdown {
+        /// Who knocked.
+        knocker: Seat,
+        /// Both spreads and the lay-offs.
+        showdown: Showdown,
+        /// The priced result.
+        score: HandScore,
+    },
+}
+
+impl HandOutcome {
+    /// The seat that scored and its points; `None` for a void hand or a
+    /// scoreless tie.
+    #[must_use]
+    pub fn winner(&self) -> Option<(Seat, u32)> {
+        match *self {
+            HandOutcome::Void(_) => None,
+            HandOutcome::Showdown { knocker, score, .. } => score.winner.map(|side| {
+                let seat = match side {
+                    Side::Knocker => knocker,
+                    Side::Defender => knocker.other(),
+                };
+                (seat, score.points)
+            }),
+        }
+    }
+}
+
+/// An illegal action, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalAction {
+    /// It is not this seat's turn, or not this kind of decision.
+    #[error("not this decision now (the hand waits for {0:?})")]
+    WrongPhase(Phase),
+    /// Drawing from an empty pile, or from the pile when only the stock is allowed.
+    #[error("cannot draw from the pile: {0}")]
+    Pile(&'static str),
+    /// The card is not in the hand.
+    #[error("{0} is not in the hand")]
+    NotHeld(Card),
+    /// Discarding the card just taken from the pile.
+    #[error("{0} was just taken from the pile and cannot be discarded this turn")]
+    JustTaken(Card),
+    /// Knocking with too much deadwood.
+    #[error("cannot knock: deadwood {deadwood} is over the knock limit {limit}")]
+    OverLimit {
+        /// The deadwood after the discard.
+        deadwood: u8,
+        /// The knock limit.
+        limit: u8,
+    },
+    /// Declaring big gin where it is not allowed or the 11 cards do not all meld.
+    #[error("big gin is {0}")]
+    BigGin(&'static str),
+    /// A plain discard after taking the last discard, which is only for knocking.
+    #[error("the last discard may only be taken to knock or go gin")]
+    MustKnock,
+}
+
+/// The decision a seat returns, as applied to a [`Hand`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Answer to the upcard offer.
+    TakeUpcard(bool),
+    /// Draw (or, in [`Phase::LastChance`], take the last discard / pass).
+    Draw(DrawSource),
+    /// End the turn.
+    EndTurn(TurnEnd),
+}
+
+/// A hand in play. Cloning it is cheap apart from the two vectors.
+#[derive(Clone, Debug)]
+pub struct Hand<'r> {
+    rules: &'r Rules,
+    knock_limit: u8,
+    dealer: Seat,
+    scores: [u32; 2],
+    hands: [CardSet; 2],
+    known: [CardSet; 2],
+    stock: [Card; 52],
+    stock_next: usize,
+    pile: Vec<Card>,
+    upcard: Option<Card>,
+    phase: Phase,
+    taken: Option<Card>,
+    turns: u32,
+    events: Vec<Event>,
+    outcome: Option<HandOutcome>,
+}
+
+/// Cards dealt before the stock: 10 + 10 and the upcard, or 11 + 10.
+const DEALT: usize = 21;
+
+impl<'r> Hand<'r> {
+    /// Deals `deck` (top first): one card at a time, non-dealer first; then
+    /// the upcard (or, for the eleven-card deal, an 11th card to the
+    /// non-dealer); the rest is the stock. `scores` are the game scores (seat
+    /// order), shown to the strategies.
+    ///
+    /// # Errors
+    /// [`crate::rules::RulesError`] if the rules fail validation.
+    pub fn new(
+        rules: &'r Rules,
+        deck: &Deck,
+        dealer: Seat,
+        scores: [u32; 2],
+    ) -> Result<Hand<'r>, crate::rules::RulesError> {
+        rules.validate()?;
+        let cards = deck.cards();
+        let non_dealer = dealer.other();
+        let mut hands = [CardSet::EMPTY; 2];
+        for (i, &card) in cards[..20].iter().enumerate() {
+            let seat = if i % 2 == 0 { non_dealer } else { dealer };
+            hands[seat.index()].insert(card);
+        }
+        let mut pile = Vec::with_capacity(52);
+        let (upcard, phase) = match rules.deal {
+            Deal::UpcardOffer => {
+                pile.push(cards[20]);
+                (Some(cards[20]), Phase::UpcardOffer { seat: non_dealer })
+            }
+            Deal::ElevenCards => {
+                hands[non_dealer.index()].insert(cards[20]);
+                let phase = Phase::EndTurn {
+                    seat: non_dealer,
+                    must_knock: false,
+                };
+                (None, phase)
+            }
+        };
+        Ok(Hand {
+            rules,
+            knock_limit: rules.knock_limit_for(upcard)?,
+            dealer,
+            scores,
+            hands,
+            known: [CardSet::EMPTY; 2],
+            stock: *cards,
+            stock_next: DEALT,
+            pile,
+            upcard,
+            phase,
+            taken: None,
+            turns: 0,
+            events: Vec::with_capacity(2 * rules.max_turns as usize + 8),
+            outcome: None,
+        })
+    }
+
+    /// Whose decision is next.
+    #[must_use]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// How the hand ended, once [`Phase::Over`].
+    #[must_use]
+    pub fn outcome(&self) -> Option<&HandOutcome> {
+        self.outcome.as_ref()
+    }
+
+    /// The dealer.
+    #[must_use]
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// The upcard, if dealt.
+    #[must_use]
+    pub fn upcard(&self) -> Option<Card> {
+        self.upcard
+    }
+
+    /// The knock limit of this hand.
+    #[must_use]
+    pub fn knock_limit(&self) -> u8 {
+        self.knock_limit
+    }
+
+    /// Turns completed.
+    #[must_use]
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// The events so far.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// `seat`'s cards (the engine's view, not a player's).
+    pub fn cards(&self, seat: Seat) -> CardSet {
+        self.hands[seat.index()]
+    }
+
+    /// The stock, top first.
+    pub fn stock(&self) -> &[Card] {
+        &self.stock[self.stock_next..]
+    }
+
+    /// The discard pile, bottom first.
+    pub fn pile(&self) -> &[Card] {
+        &self.pile
+    }
+
+    /// What `seat` may know now.
+    pub fn view(&self, seat: Seat) -> PlayerView<'_> {
+        let other = seat.other();
+        PlayerView {
+            seat,
+            dealer: self.dealer,
+            phase: if self.phase.seat() == Some(seat) {
+                self.phase
+            } else {
+                Phase::Over
+            },
+            hand: self.hands[seat.index()],
+            upcard: self.upcard,
+            pile: &self.pile,
+            opponent_known: self.known[other.index()],
+            opponent_cards: self.hands[other.index()].len(),
+            stock_size: (52 - self.stock_next) as u32,
+            turn: self.turns,
+            knock_limit: self.knock_limit,
+            taken_from_pile: if self.phase.seat() == Some(seat) {
+                self.taken
+            } else {
+                None
+            },
+            scores: [self.scores[seat.index()], self.scores[other.index()]],
+            rules: self.rules,
+            events: &self.events,
+        }
+    }
+
+    /// Applies `seat`'s decision.
+    ///
+    /// # Errors
+    /// [`IllegalAction`] if it is not `seat`'s decision or the action breaks
+    /// a rule; the hand is then unchanged.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        if self.phase.seat() != Some(seat) {
+            return Err(IllegalAction::WrongPhase(self.phase));
+        }
+        match (self.phase, action) {
+            (Phase::UpcardOffer { .. }, Action::TakeUpcard(take)) => {
+                self.upcard_answer(seat, take);
+                Ok(())
+            }
+            (Phase::Draw { stock_only, .. }, Action::Draw(source)) => {
+                self.draw(seat, source, stock_only)
+            }
+            (Phase::LastChance { .. }, Action::Draw(DrawSource::Pile)) => {
+                self.take_pile(seat);
+                self.phase = Phase::EndTurn {
+                    seat,
+                    must_knock: true,
+                };
+                Ok(())
+            }
+            (Phase::LastChance { .. }, Action::Draw(DrawSource::Stock)) => {
+                self.events.push(Event::PassedLastDiscard { seat });
+                self.void(VoidReason::StockEnd);
+                Ok(())
+            }
+            (Phase::EndTurn { must_knock, .. }, Action::EndTurn(end)) => {
+                self.end_turn(seat, end, must_knock)
+            }
+            (phase, _) => Err(IllegalAction::WrongPhase(phase)),
+        }
+    }
+
+    fn upcard_answer(&mut self, seat: Seat, take: bool) {
+        let card = self.upcard.expect("an upcard offer has an upcard");
+        if take {
+            self.events.push(Event::UpcardTaken { seat, card });
+            self.pile.pop();
+            self.hands[seat.index()].insert(card);
+            self.known[seat.index()].insert(card);
+            self.taken = Some(card);
+            self.phase = Phase::EndTurn {
+                seat,
+                must_knock: false,
+            };
+        } else {
+            self.events.push(Event::UpcardPassed { seat, card });
+            self.phase = if seat == self.dealer {
+                Phase::Draw {
+                    seat: seat.other(),
+                    stock_only: true,
+                }
+            } else {
+                Phase::UpcardOffer { seat: self.dealer }
+            };
+        }
+    }
+
+    fn draw(
+        &mut self,
+        seat: Seat,
+        source: DrawSource,
+        stock_only: bool,
+    ) -> Result<(), IllegalAction> {
+        match source {
+            DrawSource::Pile if stock_only => {
+                return Err(IllegalAction::Pile(
+                    "both players passed the upcard; draw from the stock",
+                ));
+            }
+            DrawSource::Pile if self.pile.is_empty() => {
+                return Err(IllegalAction::Pile("the pile is empty"));
+            }
+            DrawSource::Pile => self.take_pile(seat),
+            DrawSource::Stock => {
+                let card = self.stock[self.stock_next];
+                self.stock_next += 1;
+                self.hands[seat.index()].insert(card);
+                self.taken = None;
+                self.events.push(Event::DrewStock { seat });
+            }
+        }
+        self.phase = Phase::EndTurn {
+            seat,
+            must_knock: false,
+        };
+        Ok(())
+    }
+
+    fn take_pile(&mut self, seat: Seat) {
+        let card = self.pile.pop().expect("the pile is not empty");
+        self.hands[seat.index()].insert(card);
+        self.known[seat.index()].insert(card);
+        self.taken = Some(card);
+        self.events.push(Event::TookPile { seat, card });
+    }
+
+    fn end_turn(
+        &mut self,
+        seat: Seat,
+        end: TurnEnd,
+        must_knock: bool,
+    ) -> Result<(), IllegalAction> {
+        let hand = self.hands[seat.index()];
+        let card = match end {
+            TurnEnd::Discard(card) | TurnEnd::Knock(card) => card,
+            TurnEnd::BigGin => return self.big_gin(seat, hand),
+        };
+        if !hand.contains(card) {
+            return Err(IllegalAction::NotHeld(card));
+        }
+        if self.taken == Some(card) {
+            return Err(IllegalAction::JustTaken(card));
+        }
+        let rest = hand.without(card);
+        if let TurnEnd::Knock(_) = end {
+            let deadwood = meld::deadwood(rest);
+            if deadwood > self.knock_limit {
+                return Err(IllegalAction::OverLimit {
+                    deadwood,
+                    limit: self.knock_limit,
+                });
+            }
+            self.hands[seat.index()] = rest;
+            self.known[seat.index()].remove(card);
+            self.events.push(Event::Knocked { seat });
+            self.show_down(seat);
+            return Ok(());
+        }
+        if must_knock {
+            return Err(IllegalAction::MustKnock);
+        }
+        self.hands[seat.index()] = rest;
+        self.known[seat.index()].remove(card);
+        self.pile.push(card);
+        self.taken = None;
+        self.turns += 1;
+        self.events.push(Event::Discarded { seat, card });
+        let stock_left = 52 - self.stock_next;
+        if stock_left <= 2 {
+            if self.rules.last_discard_action {
+                self.phase = Phase::LastChance { seat: seat.other() };
+            } else {
+                self.void(VoidReason::StockEnd);
+            }
+        } else if self.turns >= self.rules.max_turns {
+            self.void(VoidReason::TurnCap);
+        } else {
+            self.phase = Phase::Draw {
+                seat: seat.other(),
+                stock_only: false,
+            };
+        }
+        Ok(())
+    }
+
+    fn big_gin(&mut self, seat: Seat, hand: CardSet) -> Result<(), IllegalAction> {
+        if self.rules.big_gin_bonus.is_none() {
+            return Err(IllegalAction::BigGin("not allowed under these rules"));
+        }
+        if !meld::is_big_gin(hand) {
+            return Err(IllegalAction::BigGin("only for 11 cards that all meld"));
+        }
+        self.events.push(Event::BigGin { seat });
+        self.show_down(seat);
+        Ok(())
+    }
+
+    fn show_down(&mut self, knocker: Seat) {
+        let showdown = meld::showdown(
+            self.hands[knocker.index()],
+            self.hands[knocker.other().index()],
+            self.knock_limit,
+        )
+        .expect("a knock checked against the limit has a legal showdown");
+        let score = score_showdown(&showdown, self.rules, self.upcard);
+        self.taken = None;
+        self.phase = Phase::Over;
+        self.outcome = Some(HandOutcome::Showdown {
+            knocker,
+            showdown,
+            score,
+        });
+    }
+
+    fn void(&mut self, reason: VoidReason) {
+        self.taken = None;
+        self.phase = Phase::Over;
+        self.outcome = Some(HandOutcome::Void(reason));
+    }
+}

@@ -1,0 +1,123 @@
+//! The [`Strategy`] trait the engine calls, and the driver that plays a hand
+//! with two strategies.
+//!
+//! The trait lives in the engine (the layer that calls it) so that layers
+//! only point down; `crate::strategy` implements it.
+
+use super::hand::{Action, Hand, HandOutcome, IllegalAction};
+use super::view::{DrawSource, Event, Phase, PlayerView, Seat, TurnEnd};
+
+/// A player: one method per decision, each given only what that player may
+/// know. Implementations must be deterministic given their own seed.
+pub trait Strategy: Send {
+    /// A short name for reports.
+    fn name(&self) -> &str;
+
+    /// A new hand was dealt (the view shows this player's cards).
+    fn start_hand(&mut self, _view: &PlayerView<'_>) {}
+
+    /// Something happened at the table (either player's action).
+    fn observe(&mut self, _view: &PlayerView<'_>, _event: &Event) {}
+
+    /// Take the upcard? ([`Phase::UpcardOffer`])
+    fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool;
+
+    /// Draw from the stock or the pile? ([`Phase::Draw`]; in
+    /// [`Phase::LastChance`] `Pile` takes the last discard to knock and `Stock`
+    /// passes.)
+    fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource;
+
+    /// Discard, knock or declare big gin, holding 11 cards ([`Phase::EndTurn`]).
+    fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd;
+}
+
+/// A failure while playing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// A strategy answered with an illegal action.
+    #[error("illegal action by seat {seat} ({name}): {source}")]
+    IllegalAction {
+        /// The seat.
+        seat: Seat,
+        /// The strategy's name.
+        name: String,
+        /// What was wrong.
+        #[source]
+        source: IllegalAction,
+    },
+    /// The rules do not fit together.
+    #[error(transparent)]
+    Rules(#[from] crate::rules::RulesError),
+    /// A game went on without end (strategies that never score).
+    #[error("the game did not reach the target after {0} hands: do the strategies ever knock?")]
+    Endless(u32),
+}
+
+/// Plays `hand` to its end, asking `players` (indexed by seat) for every
+/// decision and telling both of every event.
+///
+/// # Errors
+/// [`EngineError::IllegalAction`] naming the seat, the strategy and why.
+pub fn play_hand(
+    hand: &mut Hand<'_>,
+    players: &mut [&mut dyn Strategy; 2],
+) -> Result<HandOutcome, EngineError> {
+    for seat in Seat::ALL {
+        players[seat.index()].start_hand(&hand.view(seat));
+    }
+    let mut delivered = hand.events().len();
+    while let Some(seat) = hand.phase().seat() {
+        let player = &mut players[seat.index()];
+        let view = hand.view(seat);
+        let action = match view.phase {
+            Phase::UpcardOffer { .. } => Action::TakeUpcard(player.take_upcard(&view)),
+            Phase::Draw { .. } | Phase::LastChance { .. } => Action::Draw(player.draw(&view)),
+            Phase::EndTurn { .. } => Action::EndTurn(player.end_turn(&view)),
+            Phase::Over => unreachable!("a seat acts only before the end"),
+        };
+        hand.apply(seat, action)
+            .map_err(|source| EngineError::IllegalAction {
+                seat,
+                name: player.name().to_owned(),
+                source,
+            })?;
+        while delivered < hand.events().len() {
+            let event = hand.events()[delivered];
+            for s in Seat::ALL {
+                players[s.index()].observe(&hand.view(s), &event);
+            }
+            delivered += 1;
+        }
+    }
+    Ok(*hand.outcome().expect("a hand over has an outcome"))
+}
+
+/// The legal discards of a view in [`Phase::EndTurn`]: every card but the one
+/// just taken from the pile.
+pub fn legal_discards(view: &PlayerView<'_>) -> crate::cards::CardSet {
+    match view.taken_from_pile {
+        Some(card) => view.hand.without(card),
+        None => view.hand,
+    }
+}
+
+/// Whether the pile may be drawn from in this view.
+#[must_use]
+pub fn pile_allowed(view: &PlayerView<'_>) -> bool {
+    match view.phase {
+        Phase::Draw { stock_only, .. } => !stock_only && !view.pile.is_empty(),
+        Phase::LastChance { .. } => true,
+        _ => false,
+    }
+}
+
+/// Default answer helpers shared by strategies: the turn end that knocks with
+/// `discard` when `knock` is set.
+#[must_use]
+pub fn turn_end(discard: crate::cards::Card, knock: bool) -> TurnEnd {
+    if knock {
+        TurnEnd::Knock(discard)
+    } else {
+        TurnEnd::Discard(discard)
+    }
+}

@@ -1,0 +1,90 @@
+//! `greedy`: minimise deadwood now.
+//!
+//! - Takes the upcard or the pile top when, after its best discard, its
+//!   deadwood would be lower than its current deadwood.
+//! - Discards the card leaving the least deadwood, ties to the higher card.
+//! - Knocks as soon as its deadwood is ≤ `knock_at` (default: the knock
+//!   limit; 0 plays for gin), or per the knock schedule by stock size.
+//!
+//! Example: holding `[AS 2S 3S] [7C 7D 7H] KC QC 5H 9D` (deadwood 34) with a
+//! 4S up, it takes the 4S (best discard KC leaves 24) and throws the king.
+
+use crate::engine::{DrawSource, PlayerView, Strategy, TurnEnd, pile_allowed, turn_end};
+use crate::meld;
+
+use super::best_discard_except;
+
+/// The greedy deadwood strategy.
+#[derive(Clone, Debug, Default)]
+pub struct Greedy {
+    /// Knock at or below this deadwood (capped by the knock limit); `None`
+    /// means the knock limit.
+    pub knock_at: Option<u8>,
+    /// Optional schedule: `(stock_size, knock_at)` pairs; when the stock holds
+    /// at most `stock_size` cards, knock at `knock_at` instead (the first
+    /// matching pair, so list larger stock sizes first).
+    pub schedule: Vec<(u32, u8)>,
+}
+
+impl Greedy {
+    fn threshold(&self, view: &PlayerView<'_>) -> u8 {
+        let scheduled = self
+            .schedule
+            .iter()
+            .find(|(stock, _)| view.stock_size <= *stock)
+            .map(|&(_, k)| k);
+        scheduled
+            .or(self.knock_at)
+            .unwrap_or(view.knock_limit)
+            .min(view.knock_limit)
+    }
+
+    /// Would taking `card` lower the deadwood after the best other discard?
+    fn improves(view: &PlayerView<'_>, card: crate::Card) -> bool {
+        let with = view.hand.with(card);
+        best_discard_except(with, Some(card)).deadwood < meld::deadwood(view.hand)
+    }
+}
+
+impl Strategy for Greedy {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+
+    fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
+        view.upcard.is_some_and(|card| Greedy::improves(view, card))
+    }
+
+    fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
+        let Some(top) = view.pile_top().filter(|_| pile_allowed(view)) else {
+            return DrawSource::Stock;
+        };
+        let take = match view.phase {
+            crate::engine::Phase::LastChance { .. } => {
+                best_discard_except(view.hand.with(top), Some(top)).deadwood <= view.knock_limit
+            }
+            _ => Greedy::improves(view, top),
+        };
+        if take {
+            DrawSource::Pile
+        } else {
+            DrawSource::Stock
+        }
+    }
+
+    fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
+        if view.rules.big_gin_bonus.is_some() && meld::is_big_gin(view.hand) {
+            return TurnEnd::BigGin;
+        }
+        let discard = best_discard_except(view.hand, view.taken_from_pile);
+        let must = matches!(
+            view.phase,
+            crate::engine::Phase::EndTurn {
+                must_knock: true,
+                ..
+            }
+        );
+        let knock = discard.deadwood <= self.threshold(view) || must;
+        turn_end(discard.card, knock)
+    }
+}

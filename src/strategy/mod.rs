@@ -1,0 +1,88 @@
+//! Strategies: the built-ins and the profiles that name them.
+//!
+//! The [`Strategy`] trait itself is defined by the engine, which calls it.
+//! Built-ins: [`Random`], [`Simple`] (the EAAI-21 reference player) and
+//! [`Greedy`]. A [`Profile`] is a kind plus parameters, written inline as
+//! `kind` or `kind:key=value,...` (`greedy:knock_at=7`).
+
+mod greedy;
+mod profile;
+mod random;
+mod simple;
+
+pub use crate::engine::Strategy;
+pub use greedy::Greedy;
+pub use profile::{Profile, ProfileError};
+pub use random::Random;
+pub use simple::Simple;
+
+use crate::cards::{Card, CardSet};
+use crate::meld;
+
+/// Whether `card` would be part of some meld with the cards of `hand`
+/// (a set with two more of its rank, or a run with suit neighbours).
+#[must_use]
+pub fn joins_meld(hand: CardSet, card: Card) -> bool {
+    let with = hand.with(card);
+    if (with & CardSet::rank(card.rank())).len() >= 3 {
+        return true;
+    }
+    let lane = with.lane(card.suit()) as u32;
+    let r = card.rank().index() as u32;
+    let has = |d: i32| {
+        let x = r as i32 + d;
+        (0..13).contains(&x) && lane >> x & 1 == 1
+    };
+    (has(-2) && has(-1)) || (has(-1) && has(1)) || (has(1) && has(2))
+}
+
+/// The best discard of `hand` other than `banned` (the card just taken from
+/// the pile): least deadwood left, ties to the higher rank, then suit.
+#[must_use]
+pub fn best_discard_except(hand: CardSet, banned: Option<Card>) -> meld::Discard {
+    let best = meld::best_discard(hand).expect("a hand ending its turn has cards");
+    match banned {
+        Some(card) if card == best.card => hand
+            .without(card)
+            .iter()
+            .rev()
+            .map(|c| meld::Discard {
+                card: c,
+                deadwood: meld::deadwood(hand.without(c)),
+            })
+            .min_by_key(|d| {
+                (
+                    d.deadwood,
+                    std::cmp::Reverse((d.card.rank(), d.card.suit())),
+                )
+            })
+            .expect("11 cards"),
+        _ => best,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins_meld_cases() {
+        let hand: CardSet = "5H 6H 9C 9D KS".parse().unwrap();
+        let card = |s: &str| s.parse::<Card>().unwrap();
+        assert!(joins_meld(hand, card("4H")));
+        assert!(joins_meld(hand, card("7H")));
+        assert!(joins_meld(hand, card("9S")));
+        assert!(!joins_meld(hand, card("8H")));
+        assert!(!joins_meld(hand, card("QS")));
+        assert!(!joins_meld(hand, card("KH")));
+    }
+
+    #[test]
+    fn discard_except_the_taken_card() {
+        let hand: CardSet = "AS 2S 3S 4S 7H 7D 7C KC QC 5H 9D".parse().unwrap();
+        let kc = "KC".parse().unwrap();
+        assert_eq!(best_discard_except(hand, None).card, kc);
+        let d = best_discard_except(hand, Some(kc));
+        assert_eq!((d.card.to_string().as_str(), d.deadwood), ("QC", 24));
+    }
+}

@@ -1,0 +1,176 @@
+//! Strategy profiles: a built-in kind plus parameters, written inline as
+//! `kind` or `kind:key=value,key=value` (e.g. `greedy:knock_at=7`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Greedy, Random, Simple, Strategy};
+
+/// A built-in strategy and its parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Profile {
+    /// [`Random`]: `knock_prob` (0 to 1, default 0.5).
+    Random {
+        /// Probability of knocking when a knock is legal.
+        knock_prob: f64,
+    },
+    /// [`Simple`], the EAAI reference player (no parameters).
+    Simple,
+    /// [`Greedy`]: `knock_at` (0 to 10, default the knock limit).
+    Greedy {
+        /// Knock at or below this deadwood.
+        knock_at: Option<u8>,
+    },
+}
+
+/// What is wrong with a profile text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProfileError {
+    /// No built-in kind has this name.
+    #[error("unknown strategy `{0}`: the built-in kinds are random, simple, greedy")]
+    UnknownKind(String),
+    /// A parameter the kind does not have.
+    #[error("strategy `{kind}` has no parameter `{key}`; it takes: {allowed}")]
+    UnknownKey {
+        /// The kind.
+        kind: &'static str,
+        /// The parameter given.
+        key: String,
+        /// The parameters it takes.
+        allowed: &'static str,
+    },
+    /// A parameter value out of range or malformed.
+    #[error("bad value `{value}` for `{kind}:{key}`: expected {expected}")]
+    BadValue {
+        /// The kind.
+        kind: &'static str,
+        /// The parameter.
+        key: &'static str,
+        /// The value given.
+        value: String,
+        /// What it takes.
+        expected: &'static str,
+    },
+    /// A parameter not written `key=value`.
+    #[error("`{0}` is not a parameter: write kind:key=value,key=value")]
+    Malformed(String),
+}
+
+impl Profile {
+    /// A fresh strategy for one game or seat; its random choices come from `seed`.
+    #[must_use]
+    pub fn build(&self, seed: u64) -> Box<dyn Strategy> {
+        match *self {
+            Profile::Random { knock_prob } => Box::new(Random::new(seed, knock_prob)),
+            Profile::Simple => Box::new(Simple::new(seed)),
+            Profile::Greedy { knock_at } => Box::new(Greedy {
+                knock_at,
+                schedule: Vec::new(),
+            }),
+        }
+    }
+}
+
+impl FromStr for Profile {
+    type Err = ProfileError;
+
+    fn from_str(text: &str) -> Result<Profile, ProfileError> {
+        let (kind, params) = text.split_once(':').unwrap_or((text, ""));
+        let mut profile = match kind.trim() {
+            "random" => Profile::Random { knock_prob: 0.5 },
+            "simple" => Profile::Simple,
+            "greedy" => Profile::Greedy { knock_at: None },
+            other => return Err(ProfileError::UnknownKind(other.to_owned())),
+        };
+        for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (key, value) = param
+                .split_once('=')
+                .ok_or_else(|| ProfileError::Malformed(param.to_owned()))?;
+            let (key, value) = (key.trim(), value.trim());
+            match (&mut profile, key) {
+                (Profile::Random { knock_prob }, "knock_prob") => {
+                    *knock_prob = value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|p| (0.0..=1.0).contains(p))
+                        .ok_or_else(|| ProfileError::BadValue {
+                            kind: "random",
+                            key: "knock_prob",
+                            value: value.to_owned(),
+                            expected: "a number from 0 to 1",
+                        })?;
+                }
+                (Profile::Greedy { knock_at }, "knock_at") => {
+                    *knock_at = Some(value.parse::<u8>().ok().filter(|k| *k <= 10).ok_or_else(
+                        || ProfileError::BadValue {
+                            kind: "greedy",
+                            key: "knock_at",
+                            value: value.to_owned(),
+                            expected: "an integer from 0 to 10",
+                        },
+                    )?);
+                }
+                (profile, key) => {
+                    let (kind, allowed) = match profile {
+                        Profile::Random { .. } => ("random", "knock_prob"),
+                        Profile::Simple => ("simple", "(none)"),
+                        Profile::Greedy { .. } => ("greedy", "knock_at"),
+                    };
+                    return Err(ProfileError::UnknownKey {
+                        kind,
+                        key: key.to_owned(),
+                        allowed,
+                    });
+                }
+            }
+        }
+        Ok(profile)
+    }
+}
+
+/// The inline form, which parses back to the same profile.
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Profile::Random { knock_prob } if *knock_prob == 0.5 => f.write_str("random"),
+            Profile::Random { knock_prob } => write!(f, "random:knock_prob={knock_prob}"),
+            Profile::Simple => f.write_str("simple"),
+            Profile::Greedy { knock_at: None } => f.write_str("greedy"),
+            Profile::Greedy { knock_at: Some(k) } => write!(f, "greedy:knock_at={k}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_print() {
+        for text in [
+            "random",
+            "random:knock_prob=0.25",
+            "simple",
+            "greedy",
+            "greedy:knock_at=7",
+        ] {
+            let profile: Profile = text.parse().unwrap();
+            assert_eq!(profile.to_string(), text);
+        }
+        assert_eq!(
+            "greedy: knock_at = 0".parse::<Profile>(),
+            Ok(Profile::Greedy { knock_at: Some(0) })
+        );
+    }
+
+    #[test]
+    fn errors() {
+        let e = |t: &str| t.parse::<Profile>().unwrap_err().to_string();
+        assert!(e("gredy").contains("random, simple, greedy"));
+        assert!(e("greedy:knock=3").contains("takes: knock_at"));
+        assert!(e("greedy:knock_at=11").contains("0 to 10"));
+        assert!(e("random:knock_prob=2").contains("0 to 1"));
+        assert!(e("simple:x=1").contains("no parameter `x`"));
+        assert!(e("greedy:knock_at").contains("key=value"));
+    }
+}

@@ -1,0 +1,93 @@
+//! `random`: uniform over legal actions.
+//!
+//! Takes the upcard with probability 1/2; draws from the stock or the pile
+//! with probability 1/2 each (when the pile is allowed); discards a uniformly
+//! chosen legal card, and if knocking with it is legal, knocks with
+//! probability `knock_prob`. At the stock end it takes the last discard only
+//! when some discard would then allow a knock.
+
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use crate::engine::{
+    DrawSource, Phase, PlayerView, Strategy, TurnEnd, below, legal_discards, pile_allowed, turn_end,
+};
+use crate::meld;
+
+use super::best_discard_except;
+
+/// The uniformly random player.
+#[derive(Clone, Debug)]
+pub struct Random {
+    rng: Pcg64Mcg,
+    knock_prob: f64,
+}
+
+impl Random {
+    /// A random player with its own seed, knocking with probability
+    /// `knock_prob` whenever a knock is legal.
+    #[must_use]
+    pub fn new(seed: u64, knock_prob: f64) -> Random {
+        Random {
+            rng: Pcg64Mcg::seed_from_u64(seed),
+            knock_prob,
+        }
+    }
+
+    fn chance(&mut self, p: f64) -> bool {
+        // 53 random bits as a uniform float in [0, 1).
+        let x = below(&mut self.rng, 1 << 53) as f64 / (1u64 << 53) as f64;
+        x < p
+    }
+}
+
+impl Strategy for Random {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn take_upcard(&mut self, _view: &PlayerView<'_>) -> bool {
+        self.chance(0.5)
+    }
+
+    fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
+        if let Phase::LastChance { .. } = view.phase {
+            let top = view.pile_top().expect("the last discard is on the pile");
+            let can_knock =
+                best_discard_except(view.hand.with(top), Some(top)).deadwood <= view.knock_limit;
+            return if can_knock {
+                DrawSource::Pile
+            } else {
+                DrawSource::Stock
+            };
+        }
+        if pile_allowed(view) && self.chance(0.5) {
+            DrawSource::Pile
+        } else {
+            DrawSource::Stock
+        }
+    }
+
+    fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
+        let big_gin = view.rules.big_gin_bonus.is_some() && meld::is_big_gin(view.hand);
+        if let Phase::EndTurn {
+            must_knock: true, ..
+        } = view.phase
+        {
+            if big_gin {
+                return TurnEnd::BigGin;
+            }
+            return TurnEnd::Knock(best_discard_except(view.hand, view.taken_from_pile).card);
+        }
+        if big_gin && self.chance(self.knock_prob) {
+            return TurnEnd::BigGin;
+        }
+        let legal = legal_discards(view);
+        let card = legal
+            .iter()
+            .nth(below(&mut self.rng, legal.len() as u64) as usize)
+            .expect("a legal discard");
+        let can_knock = meld::deadwood(view.hand.without(card)) <= view.knock_limit;
+        turn_end(card, can_knock && self.chance(self.knock_prob))
+    }
+}

@@ -1,0 +1,78 @@
+//! `simple`: the EAAI-21 Gin Rummy challenge's reference player
+//! (`SimpleGinRummyPlayer`).
+//!
+//! - Takes the upcard or the pile top only if it would be part of a meld with
+//!   its cards; otherwise draws from the stock.
+//! - Discards, among the cards (not the one just taken from the pile) whose
+//!   removal leaves the least deadwood, one at random.
+//! - Knocks as soon as it legally can.
+
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use crate::engine::{
+    DrawSource, Phase, PlayerView, Strategy, TurnEnd, below, legal_discards, pile_allowed, turn_end,
+};
+use crate::meld;
+
+use super::{best_discard_except, joins_meld};
+
+/// The EAAI reference player.
+#[derive(Clone, Debug)]
+pub struct Simple {
+    rng: Pcg64Mcg,
+}
+
+impl Simple {
+    /// A player whose random choices come from `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Simple {
+        Simple {
+            rng: Pcg64Mcg::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Strategy for Simple {
+    fn name(&self) -> &str {
+        "simple"
+    }
+
+    fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
+        view.upcard.is_some_and(|card| joins_meld(view.hand, card))
+    }
+
+    fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
+        let Some(top) = view.pile_top().filter(|_| pile_allowed(view)) else {
+            return DrawSource::Stock;
+        };
+        let take = match view.phase {
+            Phase::LastChance { .. } => {
+                best_discard_except(view.hand.with(top), Some(top)).deadwood <= view.knock_limit
+            }
+            _ => joins_meld(view.hand, top),
+        };
+        if take {
+            DrawSource::Pile
+        } else {
+            DrawSource::Stock
+        }
+    }
+
+    fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
+        if view.rules.big_gin_bonus.is_some() && meld::is_big_gin(view.hand) {
+            return TurnEnd::BigGin;
+        }
+        let best = best_discard_except(view.hand, view.taken_from_pile).deadwood;
+        let mut ties = [view.hand.first().expect("11 cards"); 11];
+        let mut n = 0;
+        for card in legal_discards(view) {
+            if meld::deadwood(view.hand.without(card)) == best {
+                ties[n] = card;
+                n += 1;
+            }
+        }
+        let card = ties[below(&mut self.rng, n as u64) as usize];
+        turn_end(card, best <= view.knock_limit)
+    }
+}
