@@ -121,6 +121,7 @@ pub struct Hand<'r> {
     upcard: Option<Card>,
     phase: Phase,
     taken: Option<Card>,
+    face_down: Option<Card>,
     turns: u32,
     events: Vec<Event>,
     outcome: Option<HandOutcome>,
@@ -179,6 +180,7 @@ impl<'r> Hand<'r> {
             upcard,
             phase,
             taken: None,
+            face_down: None,
             turns: 0,
             events: Vec::with_capacity(2 * rules.max_turns as usize + 8),
             outcome: None,
@@ -239,6 +241,12 @@ impl<'r> Hand<'r> {
     /// The discard pile, bottom first.
     pub fn pile(&self) -> &[Card] {
         &self.pile
+    }
+
+    /// The knocker's face-down discard, once a knock happened.
+    #[must_use]
+    pub fn face_down(&self) -> Option<Card> {
+        self.face_down
     }
 
     /// What `seat` may know now.
@@ -400,6 +408,7 @@ impl<'r> Hand<'r> {
             }
             self.hands[seat.index()] = rest;
             self.known[seat.index()].remove(card);
+            self.face_down = Some(card);
             self.events.push(Event::Knocked { seat });
             self.show_down(seat);
             return Ok(());

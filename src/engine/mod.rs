@@ -11,7 +11,7 @@ mod view;
 
 pub(crate) use deck::below;
 pub use deck::{Deck, DeckError};
-pub use game::{GameResult, HandRecord, MAX_HANDS, Tally, play_game};
+pub use game::{GameResult, HandRecord, MAX_HANDS, Tally, next_dealer, play_game};
 pub use hand::{Action, Hand, HandOutcome, IllegalAction, VoidReason};
 pub use player::{EngineError, Strategy, legal_discards, pile_allowed, play_hand, turn_end};
 pub use score::{HandEnd, HandScore, Side, score_showdown};

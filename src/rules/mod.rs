@@ -55,7 +55,6 @@ pub enum Deal {
 
 /// Every rule knob of `RULES.md`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub struct Rules {
     /// Highest deadwood a player may knock with.
     pub knock_limit: KnockLimit,

@@ -1,0 +1,555 @@
+//! Scenario tests, one rule each, on dealt decks: the hand is driven action by
+//! action through `Hand::apply`, so every rule of RULES.md "One hand" and
+//! "Hand score" is exercised on a known deal.
+
+use ginlab::engine::{
+    Action, Deck, DrawSource, HandEnd, HandOutcome, IllegalAction, Phase, Seat, TurnEnd, VoidReason,
+};
+use ginlab::engine::{Hand, Side};
+use ginlab::rules::{Deal, NextDealer, Rules};
+use ginlab::{Card, CardSet};
+
+fn card(s: &str) -> Card {
+    s.parse().unwrap()
+}
+
+fn cards(s: &str) -> CardSet {
+    s.parse().unwrap()
+}
+
+/// A deck dealing `non_dealer` and `dealer` (10 cards each), then `upcard`
+/// (for the eleven-card deal: the non-dealer's 11th card), then `stock` on
+/// top of the stock, then every other card in index order.
+fn deck(non_dealer: &str, dealer: &str, upcard: &str, stock: &str) -> Deck {
+    let (n, d) = (cards(non_dealer), cards(dealer));
+    assert_eq!((n.len(), d.len()), (10, 10));
+    let mut order: Vec<Card> = Vec::new();
+    for (x, y) in n.iter().zip(d.iter()) {
+        order.extend([x, y]);
+    }
+    order.push(card(upcard));
+    let stock: Vec<Card> = stock.split_whitespace().map(card).collect();
+    order.extend(&stock);
+    let used: CardSet = order.iter().copied().collect();
+    assert_eq!(
+        used.len() as usize,
+        order.len(),
+        "duplicate card in the scenario"
+    );
+    order.extend((!used).iter());
+    let text: Vec<String> = order.iter().map(ToString::to_string).collect();
+    text.join(" ").parse().unwrap()
+}
+
+const A: Seat = Seat::A;
+const B: Seat = Seat::B;
+
+fn take(hand: &mut Hand<'_>, seat: Seat, yes: bool) {
+    hand.apply(seat, Action::TakeUpcard(yes)).unwrap();
+}
+
+fn draw(hand: &mut Hand<'_>, seat: Seat, source: DrawSource) {
+    hand.apply(seat, Action::Draw(source)).unwrap();
+}
+
+fn end(hand: &mut Hand<'_>, seat: Seat, end: TurnEnd) -> Result<(), IllegalAction> {
+    hand.apply(seat, Action::EndTurn(end))
+}
+
+/// The usual opening: A (non-dealer) and B pass, A draws from the stock.
+fn pass_and_draw(hand: &mut Hand<'_>) {
+    take(hand, A, false);
+    take(hand, B, false);
+    draw(hand, A, DrawSource::Stock);
+}
+
+fn showdown_of(hand: &Hand<'_>) -> (Seat, ginlab::Showdown, ginlab::HandScore) {
+    match hand.outcome() {
+        Some(HandOutcome::Showdown {
+            knocker,
+            showdown,
+            score,
+        }) => (*knocker, *showdown, *score),
+        other => panic!("expected a showdown, got {other:?}"),
+    }
+}
+
+const A_HAND: &str = "AS 2S 3S 2H 3H 4H KC KD KH 5D"; // deadwood 5
+const B_TIE: &str = "7C 8C 9C TD JD QD QC QH QS 5C"; // deadwood 5
+
+#[test]
+fn deal_order_and_upcard() {
+    let rules = Rules::standard();
+    let d = deck(A_HAND, B_TIE, "2C", "JS");
+    let hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    assert_eq!(hand.cards(A), cards(A_HAND));
+    assert_eq!(hand.cards(B), cards(B_TIE));
+    assert_eq!(hand.upcard(), Some(card("2C")));
+    assert_eq!(hand.pile(), [card("2C")]);
+    assert_eq!(hand.stock().len(), 31);
+    assert_eq!(hand.stock()[0], card("JS"));
+    assert_eq!(hand.phase(), Phase::UpcardOffer { seat: A });
+}
+
+#[test]
+fn upcard_taken_by_non_dealer_cannot_be_discarded() {
+    let rules = Rules::standard();
+    let d = deck(A_HAND, B_TIE, "KS", "JS");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    take(&mut hand, A, true);
+    assert_eq!(
+        hand.phase(),
+        Phase::EndTurn {
+            seat: A,
+            must_knock: false
+        }
+    );
+    assert_eq!(
+        end(&mut hand, A, TurnEnd::Discard(card("KS"))),
+        Err(IllegalAction::JustTaken(card("KS")))
+    );
+    assert_eq!(
+        end(&mut hand, A, TurnEnd::Discard(card("9H"))),
+        Err(IllegalAction::NotHeld(card("9H")))
+    );
+    end(&mut hand, A, TurnEnd::Discard(card("5D"))).unwrap();
+    // The dealer now has a normal turn and sees the king it cannot get.
+    assert_eq!(
+        hand.phase(),
+        Phase::Draw {
+            seat: B,
+            stock_only: false
+        }
+    );
+    assert_eq!(hand.view(B).opponent_known, cards("KS"));
+    assert_eq!(hand.view(B).pile_top(), Some(card("5D")));
+}
+
+#[test]
+fn upcard_passed_then_taken_by_dealer() {
+    let rules = Rules::standard();
+    let d = deck(A_HAND, B_TIE, "KS", "JS");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    // The dealer cannot answer first.
+    assert!(matches!(
+        hand.apply(B, Action::TakeUpcard(true)),
+        Err(IllegalAction::WrongPhase(_))
+    ));
+    take(&mut hand, A, false);
+    assert_eq!(hand.phase(), Phase::UpcardOffer { seat: B });
+    take(&mut hand, B, true);
+    end(&mut hand, B, TurnEnd::Discard(card("5C"))).unwrap();
+    assert_eq!(
+        hand.phase(),
+        Phase::Draw {
+            seat: A,
+            stock_only: false
+        }
+    );
+}
+
+#[test]
+fn both_pass_non_dealer_draws_from_stock() {
+    let rules = Rules::standard();
+    let d = deck(A_HAND, B_TIE, "2C", "JS");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    take(&mut hand, A, false);
+    take(&mut hand, B, false);
+    assert_eq!(
+        hand.phase(),
+        Phase::Draw {
+            seat: A,
+            stock_only: true
+        }
+    );
+    assert!(matches!(
+        hand.apply(A, Action::Draw(DrawSource::Pile)),
+        Err(IllegalAction::Pile(_))
+    ));
+    draw(&mut hand, A, DrawSource::Stock);
+    assert!(hand.cards(A).contains(card("JS")));
+}
+
+#[test]
+fn card_taken_from_pile_cannot_be_discarded_that_turn() {
+    let rules = Rules::standard();
+    let d = deck(A_HAND, B_TIE, "2C", "JS 9S");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    end(&mut hand, A, TurnEnd::Discard(card("JS"))).unwrap();
+    draw(&mut hand, B, DrawSource::Pile);
+    assert_eq!(hand.view(B).taken_from_pile, Some(card("JS")));
+    assert_eq!(
+        end(&mut hand, B, TurnEnd::Discard(card("JS"))),
+        Err(IllegalAction::JustTaken(card("JS")))
+    );
+    assert_eq!(
+        end(&mut hand, B, TurnEnd::Knock(card("JS"))),
+        Err(IllegalAction::JustTaken(card("JS")))
+    );
+    end(&mut hand, B, TurnEnd::Discard(card("5C"))).unwrap();
+    // It may be discarded on a later turn.
+    draw(&mut hand, A, DrawSource::Stock);
+    end(&mut hand, A, TurnEnd::Discard(card("9S"))).unwrap();
+    draw(&mut hand, B, DrawSource::Stock);
+    end(&mut hand, B, TurnEnd::Discard(card("JS"))).unwrap();
+}
+
+#[test]
+fn knock_over_the_limit_is_illegal() {
+    let rules = Rules::standard();
+    let d = deck("AS 2S 3S 2H 3H 4H KC KD 9D 5D", B_TIE, "2C", "JS");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    assert_eq!(
+        end(&mut hand, A, TurnEnd::Knock(card("5D"))),
+        Err(IllegalAction::OverLimit {
+            deadwood: 39,
+            limit: 10
+        })
+    );
+    // Nothing changed: A still holds 11 cards and may discard instead.
+    assert_eq!(hand.cards(A).len(), 11);
+    end(&mut hand, A, TurnEnd::Discard(card("JS"))).unwrap();
+}
+
+/// A knocks with 5, B holds 5: an undercut, or a scoreless tie without the knob.
+fn tie_hand(rules: &Rules) -> (Seat, ginlab::Showdown, ginlab::HandScore) {
+    let d = deck(A_HAND, B_TIE, "2C", "JS");
+    let mut hand = Hand::new(rules, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    end(&mut hand, A, TurnEnd::Knock(card("JS"))).unwrap();
+    assert_eq!(hand.phase(), Phase::Over);
+    assert_eq!(hand.face_down(), Some(card("JS")));
+    showdown_of(&hand)
+}
+
+#[test]
+fn undercut_on_tie_and_the_knob() {
+    let (knocker, s, score) = tie_hand(&Rules::standard());
+    assert_eq!(knocker, A);
+    assert_eq!((s.knocker_deadwood(), s.defender_deadwood()), (5, 5));
+    assert_eq!(
+        (score.end, score.winner, score.points),
+        (HandEnd::Undercut, Some(Side::Defender), 10)
+    );
+    let off = Rules {
+        undercut_on_tie: false,
+        ..Rules::standard()
+    };
+    let (_, _, score) = tie_hand(&off);
+    assert_eq!(
+        (score.end, score.winner, score.points),
+        (HandEnd::Tie, None, 0)
+    );
+    let (_, _, score) = tie_hand(&Rules::hoyle());
+    assert_eq!(score.points, 25);
+}
+
+#[test]
+fn undercut_by_lower_deadwood() {
+    let rules = Rules::standard();
+    let d = deck(A_HAND, "7C 8C 9C TD JD QD QC QH QS 3C", "2C", "JS");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    end(&mut hand, A, TurnEnd::Knock(card("JS"))).unwrap();
+    let (_, _, score) = showdown_of(&hand);
+    assert_eq!(
+        (score.end, score.winner, score.points),
+        (HandEnd::Undercut, Some(Side::Defender), 2 + 10)
+    );
+}
+
+#[test]
+fn gin_is_never_undercut() {
+    let rules = Rules::standard();
+    // B: [6C 7C 8C 9C] [TD JD QD] [QC QH QS] = 0 deadwood.
+    let d = deck(
+        "AS 2S 3S 2H 3H 4H KC KD KH KS",
+        "6C 7C 8C 9C TD JD QD QC QH QS",
+        "2C",
+        "JS",
+    );
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    end(&mut hand, A, TurnEnd::Knock(card("JS"))).unwrap();
+    let (_, s, score) = showdown_of(&hand);
+    assert!(s.is_gin() && s.layoffs.is_empty());
+    assert_eq!(
+        (score.end, score.winner, score.points),
+        (HandEnd::Gin, Some(Side::Knocker), 20)
+    );
+}
+
+#[test]
+fn chained_lay_offs_in_play() {
+    let rules = Rules::standard();
+    let d = deck(
+        "5S 6S 7S 2H 3H 4H KC KD KH 3D",
+        "8S 9S JS QD QH 4C 4D 7H 9C JC",
+        "2C",
+        "TC",
+    );
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    end(&mut hand, A, TurnEnd::Knock(card("TC"))).unwrap();
+    let (_, s, score) = showdown_of(&hand);
+    assert_eq!(s.layoffs, cards("8S 9S"));
+    assert_eq!(s.defender_deadwood(), 64);
+    assert_eq!((score.end, score.points), (HandEnd::Knock, 61));
+}
+
+/// Both draw from the stock and discard what they drew. `stock` goes on top.
+fn play_to_stock_end<'r>(rules: &'r Rules, b_hand: &str, stock: &str) -> Hand<'r> {
+    let d = deck(A_HAND_HIGH, b_hand, "2C", stock);
+    let mut hand = Hand::new(rules, &d, B, [0, 0]).unwrap();
+    take(&mut hand, A, false);
+    take(&mut hand, B, false);
+    let mut seat = A;
+    while let Phase::Draw { .. } = hand.phase() {
+        let drawn = hand.stock()[0];
+        draw(&mut hand, seat, DrawSource::Stock);
+        end(&mut hand, seat, TurnEnd::Discard(drawn)).unwrap();
+        seat = seat.other();
+    }
+    hand
+}
+
+/// Far from knocking: A never knocks in the stock-end scenarios.
+const A_HAND_HIGH: &str = "AS 3S 5S 7S 9S JC QC KD 2H 6H";
+const B_NEAR: &str = "5C 6C 7C 2D 3D 4D KC KH 9C 9D"; // KS or a third king completes
+
+#[test]
+fn void_when_the_stock_is_down_to_two() {
+    let rules = Rules::standard();
+    let hand = play_to_stock_end(&rules, B_NEAR, "");
+    assert_eq!(
+        hand.outcome(),
+        Some(&HandOutcome::Void(VoidReason::StockEnd))
+    );
+    // 31 stock cards: the hand ends after the 29th draw and its discard.
+    assert_eq!(hand.turns(), 29);
+    assert_eq!(hand.stock().len(), 2);
+}
+
+/// A stock whose 29th card (drawn and thrown by A) is the KS that B wants.
+fn stock_with_ks_last() -> String {
+    let used = cards(A_HAND_HIGH) | cards(B_NEAR) | cards("2C KS");
+    let mut rest: Vec<String> = (!used).iter().map(|c| c.to_string()).collect();
+    rest.insert(28, "KS".into());
+    rest.join(" ")
+}
+
+#[test]
+fn last_discard_action_only_to_knock() {
+    let rules = Rules {
+        last_discard_action: true,
+        ..Rules::standard()
+    };
+    let mut hand = play_to_stock_end(&rules, B_NEAR, &stock_with_ks_last());
+    assert_eq!(hand.phase(), Phase::LastChance { seat: B });
+    assert_eq!(hand.view(B).pile_top(), Some(card("KS")));
+    draw(&mut hand, B, DrawSource::Pile);
+    assert_eq!(
+        end(&mut hand, B, TurnEnd::Discard(card("9D"))),
+        Err(IllegalAction::MustKnock)
+    );
+    end(&mut hand, B, TurnEnd::Knock(card("9D"))).unwrap();
+    let (knocker, s, _) = showdown_of(&hand);
+    assert_eq!((knocker, s.knocker_deadwood()), (B, 9));
+    // Passing it voids the hand.
+    let mut hand = play_to_stock_end(&rules, B_NEAR, &stock_with_ks_last());
+    draw(&mut hand, B, DrawSource::Stock);
+    assert_eq!(
+        hand.outcome(),
+        Some(&HandOutcome::Void(VoidReason::StockEnd))
+    );
+    // Without the knob the same deal is void at once.
+    let rules = Rules::standard();
+    let hand = play_to_stock_end(&rules, B_NEAR, &stock_with_ks_last());
+    assert_eq!(
+        hand.outcome(),
+        Some(&HandOutcome::Void(VoidReason::StockEnd))
+    );
+}
+
+#[test]
+fn turn_cap_voids_the_hand() {
+    let rules = Rules {
+        max_turns: 5,
+        ..Rules::standard()
+    };
+    let hand = play_to_stock_end(&rules, B_NEAR, "");
+    assert_eq!(
+        hand.outcome(),
+        Some(&HandOutcome::Void(VoidReason::TurnCap))
+    );
+    assert_eq!(hand.turns(), 5);
+}
+
+#[test]
+fn oklahoma_knock_limit_is_the_upcard() {
+    let rules = Rules::oklahoma();
+    // A holds deadwood 8 after discarding the drawn JS: legal under a 9, not a 7.
+    let a = "AS 2S 3S 2H 3H 4H KC KD KH 8D";
+    for (upcard, legal) in [("7D", false), ("9H", true), ("JH", true)] {
+        let d = deck(a, B_TIE, upcard, "JS");
+        let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+        pass_and_draw(&mut hand);
+        let result = end(&mut hand, A, TurnEnd::Knock(card("JS")));
+        assert_eq!(result.is_ok(), legal, "upcard {upcard}: {result:?}");
+    }
+}
+
+#[test]
+fn oklahoma_ace_upcard_allows_only_gin() {
+    let rules = Rules::oklahoma();
+    let d = deck(A_HAND, B_TIE, "AC", "JS");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    assert_eq!(hand.knock_limit(), 0);
+    pass_and_draw(&mut hand);
+    assert_eq!(
+        end(&mut hand, A, TurnEnd::Knock(card("JS"))),
+        Err(IllegalAction::OverLimit {
+            deadwood: 5,
+            limit: 0
+        })
+    );
+    // Gin is still allowed.
+    let d = deck("AS 2S 3S 2H 3H 4H KC KD KH 5D", B_TIE, "AC", "KS");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    end(&mut hand, A, TurnEnd::Knock(card("5D"))).unwrap();
+    assert_eq!(showdown_of(&hand).2.end, HandEnd::Gin);
+}
+
+#[test]
+fn oklahoma_spade_upcard_doubles_the_hand() {
+    let rules = Rules::oklahoma();
+    for (upcard, factor) in [("9S", 2), ("9C", 1)] {
+        // B: deadwood 8 + 9 + 10 + ... (no melds)
+        let d = deck(A_HAND, "7C 9D TD JC QD 6H 8H TH QS 4C", upcard, "JS");
+        let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+        pass_and_draw(&mut hand);
+        end(&mut hand, A, TurnEnd::Knock(card("JS"))).unwrap();
+        let dead = 7 + 9 + 10 + 10 + 10 + 6 + 8 + 10 + 10 + 4;
+        assert_eq!(
+            showdown_of(&hand).2.points,
+            factor * (dead - 5),
+            "upcard {upcard}"
+        );
+    }
+}
+
+#[test]
+fn big_gin_only_where_allowed() {
+    let a = "AS 2S 3S 4S 2H 3H 4H KC KD KH";
+    let b = "7C 9D TD JC QD 6H 8H TH QS 4C";
+    let rules = Rules::hoyle();
+    let d = deck(a, b, "2C", "KS");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    end(&mut hand, A, TurnEnd::BigGin).unwrap();
+    let (_, s, score) = showdown_of(&hand);
+    assert!(s.is_big_gin());
+    assert_eq!((score.end, score.points), (HandEnd::BigGin, 31 + 84));
+    let rules = Rules::standard();
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    assert!(matches!(
+        end(&mut hand, A, TurnEnd::BigGin),
+        Err(IllegalAction::BigGin(_))
+    ));
+    // Not all 11 meld: refused even under hoyle.
+    let rules = Rules::hoyle();
+    let d = deck(a, b, "2C", "9C");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    assert!(matches!(
+        end(&mut hand, A, TurnEnd::BigGin),
+        Err(IllegalAction::BigGin(_))
+    ));
+}
+
+#[test]
+fn eleven_card_deal() {
+    let rules = Rules {
+        deal: Deal::ElevenCards,
+        ..Rules::standard()
+    };
+    let d = deck(A_HAND, B_TIE, "JS", "9S");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    assert_eq!(hand.upcard(), None);
+    assert_eq!(hand.cards(A).len(), 11);
+    assert!(hand.pile().is_empty());
+    assert_eq!(
+        hand.phase(),
+        Phase::EndTurn {
+            seat: A,
+            must_knock: false
+        }
+    );
+    end(&mut hand, A, TurnEnd::Discard(card("JS"))).unwrap();
+    assert_eq!(
+        hand.phase(),
+        Phase::Draw {
+            seat: B,
+            stock_only: false
+        }
+    );
+    draw(&mut hand, B, DrawSource::Stock);
+    assert!(hand.cards(B).contains(card("9S")));
+    // The non-dealer may also knock on that first turn.
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    end(&mut hand, A, TurnEnd::Knock(card("JS"))).unwrap();
+    assert_eq!(showdown_of(&hand).0, A);
+}
+
+#[test]
+fn dealer_rules() {
+    use ginlab::engine::next_dealer;
+    // A knocked and was undercut by B: B won, A lost.
+    let d = deck(A_HAND, B_TIE, "2C", "JS");
+    let rules = Rules::standard();
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    end(&mut hand, A, TurnEnd::Knock(card("JS"))).unwrap();
+    let outcome = *hand.outcome().unwrap();
+    assert_eq!(outcome.winner(), Some((B, 10)));
+    let with = |next| Rules {
+        next_dealer: next,
+        ..Rules::standard()
+    };
+    assert_eq!(next_dealer(&with(NextDealer::Loser), B, &outcome), A);
+    assert_eq!(next_dealer(&with(NextDealer::Winner), B, &outcome), B);
+    assert_eq!(next_dealer(&with(NextDealer::Alternate), B, &outcome), A);
+    let void = HandOutcome::Void(VoidReason::StockEnd);
+    for next in [NextDealer::Loser, NextDealer::Winner, NextDealer::Alternate] {
+        assert_eq!(
+            next_dealer(&with(next), B, &void),
+            B,
+            "{next:?}: a void hand keeps the dealer"
+        );
+    }
+}
+
+#[test]
+fn opponent_hand_and_stock_do_not_reach_the_view() {
+    let rules = Rules::standard();
+    // Same cards for A and the same first stock card; B's hand and the rest of
+    // the stock differ.
+    let one = deck(A_HAND, B_TIE, "2C", "JS 4S 5S 6S");
+    let two = deck(A_HAND, "4S 5S 6S TD JD QD QC QH QS 5C", "2C", "JS 7C 8C 9C");
+    let mut h1 = Hand::new(&rules, &one, B, [0, 0]).unwrap();
+    let mut h2 = Hand::new(&rules, &two, B, [0, 0]).unwrap();
+    assert_ne!(h1.cards(B), h2.cards(B));
+    for hand in [&mut h1, &mut h2] {
+        take(hand, A, false);
+        take(hand, B, false);
+    }
+    assert_eq!(h1.view(A), h2.view(A));
+    for hand in [&mut h1, &mut h2] {
+        draw(hand, A, DrawSource::Stock);
+    }
+    assert_eq!(h1.view(A), h2.view(A));
+}
