@@ -121,7 +121,7 @@ proptest! {
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let mut replay = Tally::default();
         let mut hands = 0;
-        let game = play_game(rules, &mut players, &mut rng, |record| {
+        let game = play_game(rules, &mut players, &mut rng, |record, _| {
             hands += 1;
             replay.record(rules, &record.outcome, record.upcard);
         }).unwrap();
@@ -145,7 +145,7 @@ fn first_dealer_is_random_from_the_seed() {
         let (mut a, mut b) = (profile.build(1), profile.build(2));
         let mut players: [&mut dyn Strategy; 2] = [a.as_mut(), b.as_mut()];
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        let game = play_game(&rules, &mut players, &mut rng, |_| {}).unwrap();
+        let game = play_game(&rules, &mut players, &mut rng, |_, _| {}).unwrap();
         firsts[game.first_dealer.index()] += 1;
     }
     assert!(firsts[0] > 5 && firsts[1] > 5, "{firsts:?}");

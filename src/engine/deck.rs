@@ -64,6 +64,13 @@ impl Deck {
         deck
     }
 
+    /// The deck of these cards, top first; they must be the 52 distinct cards
+    /// (the engine's own copies are).
+    pub(crate) fn from_cards(cards: [Card; 52]) -> Deck {
+        debug_assert_eq!(cards.iter().copied().collect::<CardSet>(), CardSet::ALL);
+        Deck(cards)
+    }
+
     /// The cards, top first.
     pub fn cards(&self) -> &[Card; 52] {
         &self.0

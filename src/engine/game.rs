@@ -156,7 +156,8 @@ pub fn next_dealer(rules: &Rules, dealer: Seat, outcome: &HandOutcome) -> Seat {
 }
 
 /// Plays a game to the target. Decks and the first dealer come from `rng`;
-/// `on_hand` sees every hand as it ends.
+/// `on_hand` sees every hand as it ends (its record, and the finished hand
+/// with its deck and actions).
 ///
 /// # Errors
 /// An illegal action, inconsistent rules, or a game of more than
@@ -165,7 +166,7 @@ pub fn play_game(
     rules: &Rules,
     players: &mut [&mut dyn Strategy; 2],
     rng: &mut Pcg64Mcg,
-    mut on_hand: impl FnMut(&HandRecord),
+    mut on_hand: impl FnMut(&HandRecord, &Hand<'_>),
 ) -> Result<GameResult, EngineError> {
     let first_dealer = Seat::ALL[below(rng, 2) as usize];
     let mut dealer = first_dealer;
@@ -180,7 +181,7 @@ pub fn play_game(
             turns: hand.turns(),
             outcome,
         };
-        on_hand(&record);
+        on_hand(&record, &hand);
         tally.record(rules, &outcome, hand.upcard());
         if let Some(winner) = tally.leader(rules) {
             let (final_scores, shutout, margin) = tally.finish(rules, winner);

@@ -124,6 +124,7 @@ pub struct Hand<'r> {
     face_down: Option<Card>,
     turns: u32,
     events: Vec<Event>,
+    actions: Vec<(Seat, Action)>,
     outcome: Option<HandOutcome>,
 }
 
@@ -183,6 +184,7 @@ impl<'r> Hand<'r> {
             face_down: None,
             turns: 0,
             events: Vec::with_capacity(2 * rules.max_turns as usize + 8),
+            actions: Vec::with_capacity(2 * rules.max_turns as usize + 8),
             outcome: None,
         })
     }
@@ -243,6 +245,28 @@ impl<'r> Hand<'r> {
         &self.pile
     }
 
+    /// Every action applied so far, in order. With [`Hand::deck`] it replays
+    /// the hand exactly.
+    pub fn actions(&self) -> &[(Seat, Action)] {
+        &self.actions
+    }
+
+    /// The deck this hand was dealt from, top first.
+    pub fn deck(&self) -> Deck {
+        Deck::from_cards(self.stock)
+    }
+
+    /// The rules of this hand.
+    pub fn rules(&self) -> &'r Rules {
+        self.rules
+    }
+
+    /// The game scores (seat order) the hand was dealt with.
+    #[must_use]
+    pub fn scores(&self) -> [u32; 2] {
+        self.scores
+    }
+
     /// The knocker's face-down discard, once a knock happened.
     #[must_use]
     pub fn face_down(&self) -> Option<Card> {
@@ -288,6 +312,12 @@ impl<'r> Hand<'r> {
         if self.phase.seat() != Some(seat) {
             return Err(IllegalAction::WrongPhase(self.phase));
         }
+        self.step(seat, action)?;
+        self.actions.push((seat, action));
+        Ok(())
+    }
+
+    fn step(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
         match (self.phase, action) {
             (Phase::UpcardOffer { .. }, Action::TakeUpcard(take)) => {
                 self.upcard_answer(seat, take);

@@ -7,6 +7,7 @@ mod game;
 mod hand;
 mod player;
 mod score;
+mod transcript;
 mod view;
 
 pub(crate) use deck::below;
@@ -15,4 +16,5 @@ pub use game::{GameResult, HandRecord, MAX_HANDS, Tally, next_dealer, play_game}
 pub use hand::{Action, Hand, HandOutcome, IllegalAction, VoidReason};
 pub use player::{EngineError, Strategy, legal_discards, pile_allowed, play_hand, turn_end};
 pub use score::{HandEnd, HandScore, Side, score_showdown};
+pub use transcript::hand_transcript;
 pub use view::{DrawSource, Event, Phase, PlayerView, Seat, TurnEnd};

@@ -134,7 +134,9 @@ pub fn play_one(
     let mut rng = Pcg64Mcg::seed_from_u64(seed_for(master, index, Stream::Deal));
     let (deck, dealer) = match work {
         Work::Games(_) => {
-            let game = play_game(rules, &mut players, &mut rng, |hand| summary.add_hand(hand))?;
+            let game = play_game(rules, &mut players, &mut rng, |record, _| {
+                summary.add_hand(record)
+            })?;
             summary.games += 1;
             summary.game_wins[game.winner.index()] += 1;
             summary.a_margin += if game.winner == Seat::A {
