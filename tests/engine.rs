@@ -553,3 +553,102 @@ fn opponent_hand_and_stock_do_not_reach_the_view() {
     }
     assert_eq!(h1.view(A), h2.view(A));
 }
+
+fn greedy_players<const N: usize>() -> [Box<dyn ginlab::engine::Strategy>; N] {
+    std::array::from_fn(|_| {
+        "greedy"
+            .parse::<ginlab::strategy::Profile>()
+            .unwrap()
+            .build(0)
+    })
+}
+
+#[test]
+fn three_player_rotation() {
+    use ginlab::engine::{TableHand, play_three};
+    use rand::SeedableRng;
+    let rules = Rules::standard();
+    for seed in 0..5 {
+        let mut boxes = greedy_players::<3>();
+        let [a, b, c] = &mut boxes;
+        let mut players: [&mut dyn ginlab::engine::Strategy; 3] =
+            [a.as_mut(), b.as_mut(), c.as_mut()];
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        let mut log: Vec<TableHand> = Vec::new();
+        let result = play_three(&rules, &mut players, &mut rng, |h| log.push(*h)).unwrap();
+        let mut points = [0u32; 3];
+        for (i, h) in log.iter().enumerate() {
+            // The dealer sits out; the player after the dealer acts first.
+            assert_eq!(h.players, [(h.dealer + 1) % 3, (h.dealer + 2) % 3]);
+            if let Some((w, p)) = h.winner {
+                points[w] += p;
+            }
+            if let Some(next) = log.get(i + 1) {
+                match h.winner {
+                    None => assert_eq!(next.dealer, h.dealer, "void: same dealer"),
+                    Some((w, _)) => {
+                        let loser = h.players[0] + h.players[1] - w;
+                        assert_eq!(next.dealer, loser, "the loser deals");
+                        let mut pair = next.players;
+                        pair.sort_unstable();
+                        let mut expect = [w, h.dealer];
+                        expect.sort_unstable();
+                        assert_eq!(pair, expect, "winner against the previous dealer");
+                    }
+                }
+            }
+        }
+        assert_eq!(points, result.points);
+        assert!(result.points[result.winner] >= rules.game_target);
+        assert_eq!(result.hands as usize, log.len());
+        let w = result.winner;
+        assert_eq!(
+            result.final_scores[w],
+            result.points[w] + result.hands_won[w] * 20 + 100
+        );
+    }
+}
+
+#[test]
+fn four_player_partnerships() {
+    use ginlab::engine::{PARTNERSHIP_TARGET, play_partnership, round_score, team_of};
+    use rand::SeedableRng;
+    let rules = Rules::standard();
+    let mut boxes = greedy_players::<4>();
+    let [a, b, c, d] = &mut boxes;
+    let mut players: [&mut dyn ginlab::engine::Strategy; 4] =
+        [a.as_mut(), b.as_mut(), c.as_mut(), d.as_mut()];
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
+    let mut teams = [0u32; 2];
+    let mut rounds = 0;
+    let result = play_partnership(&rules, &mut players, &mut rng, |round, tables| {
+        rounds = round;
+        let mut pairs: Vec<[usize; 2]> = tables
+            .iter()
+            .map(|t| {
+                let mut p = t.players;
+                p.sort_unstable();
+                p
+            })
+            .collect();
+        pairs.sort_unstable();
+        // Opponents alternate; partners never meet.
+        let expect = if round % 2 == 1 {
+            vec![[0, 1], [2, 3]]
+        } else {
+            vec![[0, 3], [1, 2]]
+        };
+        assert_eq!(pairs, expect, "round {round}");
+        for t in tables {
+            assert_ne!(team_of(t.players[0]), team_of(t.players[1]));
+        }
+        if let Some((team, p)) = round_score([tables[0].winner, tables[1].winner]) {
+            teams[team] += p;
+        }
+    })
+    .unwrap();
+    assert_eq!(result.team_points, teams);
+    assert_eq!(result.rounds, rounds);
+    assert!(teams[result.winner] >= PARTNERSHIP_TARGET);
+    assert!(teams[1 - result.winner] < PARTNERSHIP_TARGET);
+}

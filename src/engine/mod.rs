@@ -5,6 +5,7 @@
 mod deck;
 mod game;
 mod hand;
+mod multi;
 mod player;
 mod score;
 mod transcript;
@@ -14,6 +15,10 @@ pub(crate) use deck::below;
 pub use deck::{Deck, DeckError};
 pub use game::{GameResult, HandRecord, MAX_HANDS, Tally, next_dealer, play_game};
 pub use hand::{Action, Hand, HandOutcome, IllegalAction, VoidReason};
+pub use multi::{
+    PARTNERSHIP_TARGET, PartnershipResult, TableHand, ThreeResult, play_partnership, play_three,
+    round_score, team_of,
+};
 pub use player::{EngineError, Strategy, legal_discards, pile_allowed, play_hand, turn_end};
 pub use score::{HandEnd, HandScore, Side, score_showdown};
 pub use transcript::hand_transcript;
