@@ -267,7 +267,10 @@ fn showdown_errors() {
             "vegas",
         ],
         "",
-        &["--rules vegas", "not a preset (standard, hoyle, oklahoma, eaai)"],
+        &[
+            "--rules vegas",
+            "not a preset (standard, hoyle, oklahoma, eaai)",
+        ],
     );
 }
 
@@ -403,5 +406,144 @@ fn rules_errors() {
         ],
         "",
         &["shutout", "double_total"],
+    );
+}
+
+/// `match` output without the timing line, which varies.
+fn match_summary(args: &[&str]) -> String {
+    let output = ginlab().arg("match").args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("hands/s"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn match_summary_is_seeded() {
+    let one = match_summary(&["greedy", "simple", "--hands", "300", "--seed", "5"]);
+    assert!(one.contains("A = greedy, B = simple, rules standard, seed 5"));
+    for needle in [
+        "hands won",
+        "non-dealer",
+        "gin",
+        "undercut",
+        "void",
+        "turns/hand",
+    ] {
+        assert!(one.contains(needle), "{one}");
+    }
+    assert_eq!(
+        one,
+        match_summary(&["greedy", "simple", "--hands", "300", "--seed", "5"])
+    );
+    assert_ne!(
+        one,
+        match_summary(&["greedy", "simple", "--hands", "300", "--seed", "6"])
+    );
+    let games = match_summary(&[
+        "greedy:knock_at=5",
+        "random",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--rules",
+        "eaai",
+    ]);
+    assert!(
+        games.contains("games won") && games.contains("A = greedy:knock_at=5"),
+        "{games}"
+    );
+}
+
+#[test]
+fn match_plays_dealt_decks() {
+    let deck = |first: &str| {
+        let rest: Vec<String> = ginlab::Card::all()
+            .map(|c| c.to_string())
+            .filter(|c| c != first)
+            .collect();
+        format!("{first} {}", rest.join(" "))
+    };
+    let path = std::env::temp_dir().join(format!("ginlab-decks-{}.txt", std::process::id()));
+    std::fs::write(
+        &path,
+        format!("# two decks\n{}\n\n{}\n", deck("KS"), deck("AC")),
+    )
+    .unwrap();
+    ginlab()
+        .args([
+            "match",
+            "greedy",
+            "greedy",
+            "--decks",
+            path.to_str().unwrap(),
+        ])
+        .assert()
+        .success()
+        .stdout(contains("\n2 hands in "));
+    std::fs::write(&path, format!("{}\n{}\n", deck("KS"), "AS 2S")).unwrap();
+    rejects(
+        &[
+            "match",
+            "greedy",
+            "greedy",
+            "--decks",
+            path.to_str().unwrap(),
+        ],
+        "",
+        &["line 2", "52 cards"],
+    );
+    std::fs::remove_file(&path).unwrap();
+    rejects(
+        &[
+            "match",
+            "greedy",
+            "greedy",
+            "--decks",
+            "/nonexistent/decks.txt",
+        ],
+        "",
+        &["decks file"],
+    );
+}
+
+#[test]
+fn match_errors() {
+    rejects(
+        &["match", "greedy", "gredy", "--hands", "5"],
+        "",
+        &["strategy B", "random, simple, greedy"],
+    );
+    rejects(
+        &["match", "greedy:knock_at=12", "simple", "--hands", "5"],
+        "",
+        &["strategy A", "0 to 10"],
+    );
+    rejects(
+        &["match", "greedy", "simple", "--hands", "5", "--games", "5"],
+        "",
+        &["--games"],
+    );
+    rejects(&["match", "greedy", "simple"], "", &["--hands"]);
+    rejects(
+        &[
+            "match",
+            "greedy",
+            "simple",
+            "--hands",
+            "5",
+            "--rule",
+            "knock_limit=11",
+        ],
+        "",
+        &["knock_limit"],
     );
 }
