@@ -652,3 +652,21 @@ fn four_player_partnerships() {
     assert!(teams[result.winner] >= PARTNERSHIP_TARGET);
     assert!(teams[1 - result.winner] < PARTNERSHIP_TARGET);
 }
+
+#[test]
+fn straight_gin_knock_limit_zero() {
+    let mut rules = Rules::standard();
+    rules.set_from_text("knock_limit=0").unwrap();
+    let d = deck(A_HAND, B_TIE, "2C", "KS");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    assert_eq!(
+        end(&mut hand, A, TurnEnd::Knock(card("KS"))),
+        Err(IllegalAction::OverLimit {
+            deadwood: 5,
+            limit: 0
+        })
+    );
+    end(&mut hand, A, TurnEnd::Knock(card("5D"))).unwrap();
+    assert_eq!(showdown_of(&hand).2.end, HandEnd::Gin);
+}

@@ -20,9 +20,9 @@ pub struct Greedy {
     /// Knock at or below this deadwood (capped by the knock limit); `None`
     /// means the knock limit.
     pub knock_at: Option<u8>,
-    /// Optional schedule: `(stock_size, knock_at)` pairs; when the stock holds
-    /// at most `stock_size` cards, knock at `knock_at` instead (the first
-    /// matching pair, so list larger stock sizes first).
+    /// Optional schedule: `(stock_size, knock_at)` pairs with decreasing
+    /// stock sizes; when the stock holds at most `stock_size` cards, knock at
+    /// that pair's `knock_at` instead (the smallest matching stock size wins).
     pub schedule: Vec<(u32, u8)>,
 }
 
@@ -31,6 +31,7 @@ impl Greedy {
         let scheduled = self
             .schedule
             .iter()
+            .rev()
             .find(|(stock, _)| view.stock_size <= *stock)
             .map(|&(_, k)| k);
         scheduled
@@ -86,5 +87,31 @@ impl Strategy for Greedy {
         );
         let knock = discard.deadwood <= self.threshold(view) || must;
         turn_end(discard.card, knock)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Deck, Hand, Phase, Seat};
+    use crate::rules::Rules;
+
+    #[test]
+    fn schedule_by_stock_size() {
+        let rules = Rules::standard();
+        let hand = Hand::new(&rules, &Deck::ordered(), Seat::B, [0, 0]).unwrap();
+        let mut view = hand.view(Seat::A);
+        let greedy = Greedy {
+            knock_at: Some(9),
+            schedule: vec![(20, 5), (10, 2)],
+        };
+        view.phase = Phase::Over;
+        for (stock, expect) in [(31, 9), (21, 9), (20, 5), (11, 5), (10, 2), (3, 2)] {
+            view.stock_size = stock;
+            assert_eq!(greedy.threshold(&view), expect, "stock {stock}");
+        }
+        view.knock_limit = 4;
+        view.stock_size = 31;
+        assert_eq!(greedy.threshold(&view), 4, "capped by the knock limit");
     }
 }

@@ -16,10 +16,14 @@ pub enum Profile {
     },
     /// [`Simple`], the EAAI reference player (no parameters).
     Simple,
-    /// [`Greedy`]: `knock_at` (0 to 10, default the knock limit).
+    /// [`Greedy`]: `knock_at` (0 to 10, default the knock limit) and an
+    /// optional `schedule` by stock size, written `20:5/10:2` (with at most
+    /// 20 cards in the stock knock at 5, with at most 10 at 2).
     Greedy {
         /// Knock at or below this deadwood.
         knock_at: Option<u8>,
+        /// `(stock size, knock_at)` pairs, larger stock sizes first.
+        schedule: Vec<(u32, u8)>,
     },
 }
 
@@ -63,9 +67,12 @@ impl Profile {
         match *self {
             Profile::Random { knock_prob } => Box::new(Random::new(seed, knock_prob)),
             Profile::Simple => Box::new(Simple::new(seed)),
-            Profile::Greedy { knock_at } => Box::new(Greedy {
+            Profile::Greedy {
                 knock_at,
-                schedule: Vec::new(),
+                ref schedule,
+            } => Box::new(Greedy {
+                knock_at,
+                schedule: schedule.clone(),
             }),
         }
     }
@@ -79,7 +86,10 @@ impl FromStr for Profile {
         let mut profile = match kind.trim() {
             "random" => Profile::Random { knock_prob: 0.5 },
             "simple" => Profile::Simple,
-            "greedy" => Profile::Greedy { knock_at: None },
+            "greedy" => Profile::Greedy {
+                knock_at: None,
+                schedule: Vec::new(),
+            },
             other => return Err(ProfileError::UnknownKind(other.to_owned())),
         };
         for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -100,7 +110,15 @@ impl FromStr for Profile {
                             expected: "a number from 0 to 1",
                         })?;
                 }
-                (Profile::Greedy { knock_at }, "knock_at") => {
+                (Profile::Greedy { schedule, .. }, "schedule") => {
+                    *schedule = parse_schedule(value).ok_or_else(|| ProfileError::BadValue {
+                        kind: "greedy",
+                        key: "schedule",
+                        value: value.to_owned(),
+                        expected: "STOCK:KNOCK pairs joined by /, stock sizes decreasing, knock 0 to 10 (e.g. 20:5/10:2)",
+                    })?;
+                }
+                (Profile::Greedy { knock_at, .. }, "knock_at") => {
                     *knock_at = Some(value.parse::<u8>().ok().filter(|k| *k <= 10).ok_or_else(
                         || ProfileError::BadValue {
                             kind: "greedy",
@@ -114,7 +132,7 @@ impl FromStr for Profile {
                     let (kind, allowed) = match profile {
                         Profile::Random { .. } => ("random", "knock_prob"),
                         Profile::Simple => ("simple", "(none)"),
-                        Profile::Greedy { .. } => ("greedy", "knock_at"),
+                        Profile::Greedy { .. } => ("greedy", "knock_at, schedule"),
                     };
                     return Err(ProfileError::UnknownKey {
                         kind,
@@ -128,6 +146,23 @@ impl FromStr for Profile {
     }
 }
 
+/// `20:5/10:2` → `[(20, 5), (10, 2)]`; stock sizes must decrease.
+fn parse_schedule(text: &str) -> Option<Vec<(u32, u8)>> {
+    let mut steps = Vec::new();
+    for step in text.split('/') {
+        let (stock, knock) = step.trim().split_once(':')?;
+        let (stock, knock) = (
+            stock.trim().parse::<u32>().ok()?,
+            knock.trim().parse::<u8>().ok()?,
+        );
+        if knock > 10 || steps.last().is_some_and(|&(s, _)| s <= stock) {
+            return None;
+        }
+        steps.push((stock, knock));
+    }
+    Some(steps)
+}
+
 /// The inline form, which parses back to the same profile.
 impl fmt::Display for Profile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -135,8 +170,20 @@ impl fmt::Display for Profile {
             Profile::Random { knock_prob } if *knock_prob == 0.5 => f.write_str("random"),
             Profile::Random { knock_prob } => write!(f, "random:knock_prob={knock_prob}"),
             Profile::Simple => f.write_str("simple"),
-            Profile::Greedy { knock_at: None } => f.write_str("greedy"),
-            Profile::Greedy { knock_at: Some(k) } => write!(f, "greedy:knock_at={k}"),
+            Profile::Greedy { knock_at, schedule } => {
+                f.write_str("greedy")?;
+                let mut sep = ':';
+                if let Some(k) = knock_at {
+                    write!(f, "{sep}knock_at={k}")?;
+                    sep = ',';
+                }
+                if !schedule.is_empty() {
+                    let steps: Vec<String> =
+                        schedule.iter().map(|(s, k)| format!("{s}:{k}")).collect();
+                    write!(f, "{sep}schedule={}", steps.join("/"))?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -159,7 +206,10 @@ mod tests {
         }
         assert_eq!(
             "greedy: knock_at = 0".parse::<Profile>(),
-            Ok(Profile::Greedy { knock_at: Some(0) })
+            Ok(Profile::Greedy {
+                knock_at: Some(0),
+                schedule: Vec::new()
+            })
         );
     }
 
@@ -167,7 +217,9 @@ mod tests {
     fn errors() {
         let e = |t: &str| t.parse::<Profile>().unwrap_err().to_string();
         assert!(e("gredy").contains("random, simple, greedy"));
-        assert!(e("greedy:knock=3").contains("takes: knock_at"));
+        assert!(e("greedy:knock=3").contains("takes: knock_at, schedule"));
+        assert!(e("greedy:schedule=10:2/20:5").contains("decreasing"));
+        assert!(e("greedy:schedule=10").contains("STOCK:KNOCK"));
         assert!(e("greedy:knock_at=11").contains("0 to 10"));
         assert!(e("random:knock_prob=2").contains("0 to 1"));
         assert!(e("simple:x=1").contains("no parameter `x`"));
