@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use clap::Args;
 use ginlab::engine::{Deck, Seat};
-use ginlab::sim::{Summary, Work, run_match};
-use ginlab::stats::wilson;
+use ginlab::sim::{Plan, Tallies, Work};
+use ginlab::stats::{Z95, elo_interval, wilson};
 use ginlab::strategy::Profile;
 
 use super::rules::RulesArgs;
@@ -38,6 +38,12 @@ pub struct MatchArgs {
     /// from the clock, printed so the run can be repeated).
     #[arg(long)]
     seed: Option<u64>,
+    /// Worker threads (default: one per core). The output does not depend on it.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Play every deal once instead of twice with the seats swapped.
+    #[arg(long)]
+    no_duplicate: bool,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -66,7 +72,7 @@ fn read_decks(path: &PathBuf) -> Result<Vec<Deck>, Failure> {
 }
 
 fn percent(k: u64, n: u64) -> String {
-    let (lo, hi) = wilson(k, n, 1.959_964);
+    let (lo, hi) = wilson(k, n, Z95);
     let p = if n == 0 { 0.0 } else { k as f64 / n as f64 };
     format!("{:.1}% [{:.1}–{:.1}]", 100.0 * p, 100.0 * lo, 100.0 * hi)
 }
@@ -92,67 +98,100 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
+    let plan = Plan {
+        rules,
+        profiles: [a, b],
+        work,
+        duplicate: !args.no_duplicate,
+        seed,
+    };
     let start = Instant::now();
-    let summary = run_match(&rules, [&a, &b], &work, seed).map_err(|e| Failure::Run(e.into()))?;
+    let tallies = plan
+        .run(0..plan.deals(), args.threads, &|_| {})
+        .map_err(|e| Failure::Run(e.into()))?;
     let seconds = start.elapsed().as_secs_f64();
-    let text = report(&summary, &a, &b, &args.rules.rules, seed, seconds);
+    let threads = if args.threads == 0 {
+        rayon_threads()
+    } else {
+        args.threads
+    };
+    let text = report(&tallies, &plan, &args.rules.rules, seconds, threads);
     write_stdout(text.as_bytes())
 }
 
-fn report(s: &Summary, a: &Profile, b: &Profile, rules: &str, seed: u64, seconds: f64) -> String {
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn report(t: &Tallies, plan: &Plan, rules: &str, seconds: f64, threads: usize) -> String {
+    let [a, b] = &plan.profiles;
     let mut out = String::new();
-    let n = s.hands;
+    let n = t.hands;
     let rate = n as f64 / seconds.max(1e-9);
-    writeln!(out, "A = {a}, B = {b}, rules {rules}, seed {seed}").unwrap();
+    let duplicate = if plan.duplicate {
+        "duplicate deals"
+    } else {
+        "single deals"
+    };
     writeln!(
         out,
-        "{n} hands in {seconds:.2} s ({rate:.0} hands/s, 1 thread)"
+        "A = {a}, B = {b}, rules {rules}, seed {}, {duplicate}",
+        plan.seed
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "{n} hands in {seconds:.2} s ({rate:.0} hands/s, {threads} threads)"
     )
     .unwrap();
     writeln!(
         out,
         "hands won     A {}   B {}",
-        percent(s.hand_wins[0], n),
-        percent(s.hand_wins[1], n)
+        percent(t.a_hand_wins, n),
+        percent(t.b_hand_wins, n)
     )
     .unwrap();
-    let decided = s.hand_wins[0] + s.hand_wins[1];
+    let decided = t.decided();
     writeln!(
         out,
         "non-dealer    won {} of {decided} decided hands: {}",
-        s.non_dealer_wins,
-        percent(s.non_dealer_wins, decided)
+        t.non_dealer_wins,
+        percent(t.non_dealer_wins, decided)
     )
     .unwrap();
-    writeln!(out, "knock won     {}", percent(s.knocks, n)).unwrap();
-    writeln!(out, "gin           {}", percent(s.gins, n)).unwrap();
-    if s.big_gins > 0 {
-        writeln!(out, "big gin       {}", percent(s.big_gins, n)).unwrap();
+    writeln!(out, "knock won     {}", percent(t.knocks, n)).unwrap();
+    writeln!(out, "gin           {}", percent(t.gins, n)).unwrap();
+    if t.big_gins > 0 {
+        writeln!(out, "big gin       {}", percent(t.big_gins, n)).unwrap();
     }
-    writeln!(out, "undercut      {}", percent(s.undercuts, n)).unwrap();
-    if s.ties > 0 {
-        writeln!(out, "tie           {}", percent(s.ties, n)).unwrap();
+    writeln!(out, "undercut      {}", percent(t.undercuts, n)).unwrap();
+    if t.ties > 0 {
+        writeln!(out, "tie           {}", percent(t.ties, n)).unwrap();
     }
-    writeln!(out, "void          {}", percent(s.voids, n)).unwrap();
-    let per = |k: u64| if n == 0 { 0.0 } else { k as f64 / n as f64 };
-    writeln!(
-        out,
-        "points/hand   A {:.2}   B {:.2}",
-        per(s.hand_points[0]),
-        per(s.hand_points[1])
-    )
-    .unwrap();
-    writeln!(out, "turns/hand    {:.1}", per(s.turns)).unwrap();
-    if s.games > 0 {
-        let g = s.games;
+    writeln!(out, "void          {}", percent(t.voids, n)).unwrap();
+    let (mean, lo, hi) = t.a_net_points.t_interval(0.95);
+    writeln!(out, "A net points  {mean:.2} per hand [{lo:.2}–{hi:.2}]").unwrap();
+    writeln!(out, "turns/hand    {:.1}", t.turns.mean()).unwrap();
+    if t.games > 0 {
+        let g = t.games;
         writeln!(
             out,
             "games won     A {}   B {}",
-            percent(s.game_wins[0], g),
-            percent(s.game_wins[1], g)
+            percent(t.a_game_wins, g),
+            percent(g - t.a_game_wins, g)
         )
         .unwrap();
-        writeln!(out, "A margin/game {:.1}", s.a_margin as f64 / g as f64).unwrap();
+        let (mean, lo, hi) = t.a_margin.t_interval(0.95);
+        writeln!(out, "A margin      {mean:.1} per game [{lo:.1}–{hi:.1}]").unwrap();
     }
+    let (score, se) = t.score();
+    let (elo, lo, hi) = elo_interval(score, se);
+    let unit = if t.games > 0 { "games" } else { "hands" };
+    writeln!(
+        out,
+        "A Elo         {elo:+.1} [{lo:+.1} {hi:+.1}] (score {:.1}% over {unit})",
+        100.0 * score
+    )
+    .unwrap();
     out
 }

@@ -1,18 +1,29 @@
-//! The match runner: plays hands or games between two strategy profiles.
+//! The runner: plays hands or games between two strategy profiles in
+//! parallel, deterministically.
 //!
-//! Every game's (or hand's) deck and every strategy's random choices come from
-//! (master seed, index, stream) alone, mixed with SplitMix64, so results do
-//! not depend on the order games are played in. Single-threaded for now; the
-//! parallel harness builds on [`play_one`].
+//! - A run is a list of *deals* `0..n`. Deal `i`'s decks and every strategy's
+//!   random choices derive from (master seed, `i`, stream) alone ([`seed_for`]).
+//! - With duplicate deals each deal is played twice, the second time with the
+//!   players' seats swapped (the same cards go to the other player), and the
+//!   pair is one scoring unit.
+//! - Deals are split into chunks that rayon plays on any number of threads;
+//!   each chunk fills a [`Tallies`] of integers, and merging them is exact, so
+//!   the result is the same bytes for any thread count or shard split.
+
+mod tally;
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
 
-use crate::engine::{
-    Deck, EngineError, Hand, HandEnd, HandOutcome, HandRecord, Seat, Strategy, play_game, play_hand,
-};
+use crate::engine::{Deck, EngineError, Hand, HandRecord, Seat, Strategy, play_game, play_hand};
 use crate::rules::Rules;
 use crate::strategy::Profile;
+
+pub use tally::Tallies;
 
 /// SplitMix64's finaliser: a bijective mix of 64 bits.
 #[must_use]
@@ -28,13 +39,13 @@ pub fn mix(mut z: u64) -> u64 {
 pub enum Stream {
     /// Decks and the first dealer.
     Deal = 0,
-    /// Seat A's strategy.
+    /// Player A's strategy.
     SeatA = 1,
-    /// Seat B's strategy.
+    /// Player B's strategy.
     SeatB = 2,
 }
 
-/// The seed of `stream` for game (or hand) `index` of a run with `master` seed.
+/// The seed of `stream` for deal `index` of a run with `master` seed.
 #[must_use]
 pub fn seed_for(master: u64, index: u64, stream: Stream) -> u64 {
     mix(mix(mix(master) ^ index) ^ stream as u64)
@@ -43,140 +54,139 @@ pub fn seed_for(master: u64, index: u64, stream: Stream) -> u64 {
 /// How much to play.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Work {
-    /// Independent hands with alternating dealers (A deals the even ones), scores 0–0.
+    /// This many hands, dealers alternating by deal (A deals the even deals), scores 0–0.
     Hands(u64),
-    /// Whole games to the target.
+    /// This many whole games to the target.
     Games(u64),
-    /// One hand per given deck, dealt by `dealer`.
+    /// One hand per given deck order, dealt by `dealer`.
     Decks {
         /// The deck orders, top first.
         decks: Vec<Deck>,
-        /// Who deals every one of them.
+        /// Who deals every one of them (in the unswapped game).
         dealer: Seat,
     },
 }
 
-/// Counts over a run, seat A's perspective where it matters.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
-    /// Hands played (void ones included).
-    pub hands: u64,
-    /// Hands won, by seat.
-    pub hand_wins: [u64; 2],
-    /// Hand points, by seat.
-    pub hand_points: [u64; 2],
-    /// Void hands.
-    pub voids: u64,
-    /// Hands that ended in a knock won by the knocker.
-    pub knocks: u64,
-    /// Gins.
-    pub gins: u64,
-    /// Big gins.
-    pub big_gins: u64,
-    /// Undercuts.
-    pub undercuts: u64,
-    /// Scoreless ties.
-    pub ties: u64,
-    /// Hands won by the non-dealer.
-    pub non_dealer_wins: u64,
-    /// Turns summed over all hands.
-    pub turns: u64,
-    /// Games played.
-    pub games: u64,
-    /// Games won, by seat.
-    pub game_wins: [u64; 2],
-    /// Sum of seat A's game margins (negative when B won).
-    pub a_margin: i64,
+/// A run: who plays, under which rules, how much, from which seed.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The rules.
+    pub rules: Rules,
+    /// Players A and B.
+    pub profiles: [Profile; 2],
+    /// Hands, games or decks.
+    pub work: Work,
+    /// Play every deal twice with the seats swapped.
+    pub duplicate: bool,
+    /// The master seed.
+    pub seed: u64,
 }
 
-impl Summary {
-    /// Adds one hand.
-    pub fn add_hand(&mut self, record: &HandRecord) {
-        self.hands += 1;
-        self.turns += record.turns as u64;
-        match record.outcome {
-            HandOutcome::Void(_) => self.voids += 1,
-            HandOutcome::Showdown { score, .. } => {
-                match score.end {
-                    HandEnd::Knock => self.knocks += 1,
-                    HandEnd::Gin => self.gins += 1,
-                    HandEnd::BigGin => self.big_gins += 1,
-                    HandEnd::Undercut => self.undercuts += 1,
-                    HandEnd::Tie => self.ties += 1,
-                }
-                if let Some((seat, points)) = record.outcome.winner() {
-                    self.hand_wins[seat.index()] += 1;
-                    self.hand_points[seat.index()] += points as u64;
-                    if seat != record.dealer {
-                        self.non_dealer_wins += 1;
-                    }
-                }
-            }
+/// Deals per parallel chunk (any value gives the same result).
+const CHUNK: u64 = 128;
+
+impl Plan {
+    /// The number of deals: with duplicate deals, half the hands or games
+    /// asked for, rounded up (every deal is played twice).
+    #[must_use]
+    pub fn deals(&self) -> u64 {
+        let per_deal = if self.duplicate { 2 } else { 1 };
+        match &self.work {
+            Work::Hands(n) | Work::Games(n) => n.div_ceil(per_deal),
+            Work::Decks { decks, .. } => decks.len() as u64,
         }
     }
-}
 
-/// Plays unit `index` of `work` (a hand or a game) into `summary`.
-///
-/// # Errors
-/// An illegal action or inconsistent rules.
-pub fn play_one(
-    rules: &Rules,
-    profiles: [&Profile; 2],
-    work: &Work,
-    master: u64,
-    index: u64,
-    summary: &mut Summary,
-) -> Result<(), EngineError> {
-    let mut a = profiles[0].build(seed_for(master, index, Stream::SeatA));
-    let mut b = profiles[1].build(seed_for(master, index, Stream::SeatB));
-    let mut players: [&mut dyn Strategy; 2] = [a.as_mut(), b.as_mut()];
-    let mut rng = Pcg64Mcg::seed_from_u64(seed_for(master, index, Stream::Deal));
-    let (deck, dealer) = match work {
-        Work::Games(_) => {
-            let game = play_game(rules, &mut players, &mut rng, |record, _| {
-                summary.add_hand(record)
-            })?;
-            summary.games += 1;
-            summary.game_wins[game.winner.index()] += 1;
-            summary.a_margin += if game.winner == Seat::A {
-                game.margin
+    /// Plays deal `index` (one game or hand, or two with duplicate deals) into `tallies`.
+    ///
+    /// # Errors
+    /// An illegal action or inconsistent rules.
+    pub fn play_deal(&self, index: u64, tallies: &mut Tallies) -> Result<(), EngineError> {
+        let swaps: &[bool] = if self.duplicate {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let mut unit = 0;
+        for &swapped in swaps {
+            let a = self.profiles[0].build(seed_for(self.seed, index, Stream::SeatA));
+            let b = self.profiles[1].build(seed_for(self.seed, index, Stream::SeatB));
+            let (a_seat, mut seats) = if swapped {
+                (Seat::B, [b, a])
             } else {
-                -game.margin
+                (Seat::A, [a, b])
             };
-            return Ok(());
+            let [first, second] = &mut seats;
+            let mut players: [&mut dyn Strategy; 2] = [first.as_mut(), second.as_mut()];
+            let mut rng = Pcg64Mcg::seed_from_u64(seed_for(self.seed, index, Stream::Deal));
+            let (deck, dealer) = match &self.work {
+                Work::Games(_) => {
+                    let game = play_game(&self.rules, &mut players, &mut rng, |record, _| {
+                        tallies.add_hand(record, a_seat);
+                    })?;
+                    unit += tallies.add_game(&game, a_seat);
+                    continue;
+                }
+                Work::Hands(_) => (Deck::shuffled(&mut rng), Seat::ALL[(index % 2) as usize]),
+                Work::Decks { decks, dealer } => (decks[index as usize].clone(), *dealer),
+            };
+            let mut hand = Hand::new(&self.rules, &deck, dealer, [0, 0])?;
+            let outcome = play_hand(&mut hand, &mut players)?;
+            let record = HandRecord {
+                dealer,
+                upcard: hand.upcard(),
+                turns: hand.turns(),
+                outcome,
+            };
+            unit += tallies.add_hand(&record, a_seat);
         }
-        Work::Hands(_) => (Deck::shuffled(&mut rng), Seat::ALL[(index % 2) as usize]),
-        Work::Decks { decks, dealer } => (decks[index as usize].clone(), *dealer),
-    };
-    let mut hand = Hand::new(rules, &deck, dealer, [0, 0])?;
-    let outcome = play_hand(&mut hand, &mut players)?;
-    summary.add_hand(&HandRecord {
-        dealer,
-        upcard: hand.upcard(),
-        turns: hand.turns(),
-        outcome,
-    });
-    Ok(())
-}
-
-/// Plays all of `work` in index order.
-///
-/// # Errors
-/// The first illegal action (naming its seat and strategy) or rules error.
-pub fn run_match(
-    rules: &Rules,
-    profiles: [&Profile; 2],
-    work: &Work,
-    master: u64,
-) -> Result<Summary, EngineError> {
-    let count = match work {
-        Work::Hands(n) | Work::Games(n) => *n,
-        Work::Decks { decks, .. } => decks.len() as u64,
-    };
-    let mut summary = Summary::default();
-    for index in 0..count {
-        play_one(rules, profiles, work, master, index, &mut summary)?;
+        tallies.add_unit(unit, swaps.len() as u64);
+        Ok(())
     }
-    Ok(summary)
+
+    /// Plays deals `range` on `threads` threads (0: one per core), calling
+    /// `progress` with the number of deals done so far as chunks finish.
+    ///
+    /// # Errors
+    /// The illegal action or rules error of the lowest-numbered failing chunk.
+    pub fn run(
+        &self,
+        range: Range<u64>,
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Tallies, EngineError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        let done = AtomicU64::new(0);
+        let chunks = range.end.saturating_sub(range.start).div_ceil(CHUNK);
+        let play_chunk = |chunk: u64| -> Result<Tallies, (u64, EngineError)> {
+            let start = range.start + chunk * CHUNK;
+            let end = (start + CHUNK).min(range.end);
+            let mut tallies = Tallies::default();
+            for index in start..end {
+                self.play_deal(index, &mut tallies)
+                    .map_err(|e| (index, e))?;
+            }
+            progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
+            Ok(tallies)
+        };
+        // Merging is exact, so the reduction order does not matter; of two
+        // errors the lower deal index wins, so the error is deterministic too.
+        pool.install(|| {
+            (0..chunks).into_par_iter().map(play_chunk).reduce(
+                || Ok(Tallies::default()),
+                |x, y| match (x, y) {
+                    (Ok(mut x), Ok(y)) => {
+                        x.merge(&y);
+                        Ok(x)
+                    }
+                    (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+                    (Err(e), Err(f)) => Err(if e.0 <= f.0 { e } else { f }),
+                },
+            )
+        })
+        .map_err(|(_, e)| e)
+    }
 }

@@ -1,0 +1,194 @@
+//! [`Tallies`]: everything a run counts, from player A's side, in integers
+//! only, so that [`Tallies::merge`] is exact and the result of a run does not
+//! depend on how its games were split across threads or shards.
+
+use std::collections::BTreeMap;
+
+use crate::engine::{GameResult, HandEnd, HandOutcome, HandRecord, Seat};
+use crate::stats::Moments;
+
+/// What a run counts (player A's perspective).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Tallies {
+    /// Hands played, void ones included.
+    pub hands: u64,
+    /// Hands won by A.
+    pub a_hand_wins: u64,
+    /// Hands won by B.
+    pub b_hand_wins: u64,
+    /// Void hands.
+    pub voids: u64,
+    /// Knocks won by the knocker.
+    pub knocks: u64,
+    /// Gins.
+    pub gins: u64,
+    /// Big gins.
+    pub big_gins: u64,
+    /// Undercuts.
+    pub undercuts: u64,
+    /// Scoreless ties.
+    pub ties: u64,
+    /// Hands won by the non-dealer.
+    pub non_dealer_wins: u64,
+    /// Hands won by A while dealing.
+    pub a_dealer_wins: u64,
+    /// Hands A dealt.
+    pub a_deals: u64,
+    /// Per hand: A's points minus B's points.
+    pub a_net_points: Moments,
+    /// Per hand: turns played.
+    pub turns: Moments,
+    /// Games played.
+    pub games: u64,
+    /// Games won by A.
+    pub a_game_wins: u64,
+    /// Per game: A's margin (negative when B won).
+    pub a_margin: Moments,
+    /// Per scoring unit (a duplicate pair, or one game or hand): A's score in
+    /// half points (win 2, void or tie 1, loss 0), summed over the unit.
+    pub unit_scores: Moments,
+    /// Games (or hands) per scoring unit: 2 with duplicate deals, else 1.
+    pub unit_size: u64,
+    /// Histogram: hand score from A's side (A's points, or minus B's).
+    pub hand_score: BTreeMap<i64, u64>,
+    /// Histogram: turns per hand.
+    pub hand_turns: BTreeMap<i64, u64>,
+    /// Histogram: the knocker's deadwood (knocks, gins and undercuts).
+    pub knocker_deadwood: BTreeMap<i64, u64>,
+    /// Histogram: A's game margin.
+    pub game_margin: BTreeMap<i64, u64>,
+}
+
+fn bump(map: &mut BTreeMap<i64, u64>, key: i64) {
+    *map.entry(key).or_insert(0) += 1;
+}
+
+impl Tallies {
+    /// Adds one hand; `a` is the seat player A sat in. Returns A's score for
+    /// the hand in half points (2 win, 1 no result, 0 loss).
+    pub fn add_hand(&mut self, record: &HandRecord, a: Seat) -> i64 {
+        self.hands += 1;
+        self.turns.add(record.turns as i64);
+        bump(&mut self.hand_turns, record.turns as i64);
+        if record.dealer == a {
+            self.a_deals += 1;
+        }
+        let mut net = 0;
+        let mut half_points = 1;
+        match record.outcome {
+            HandOutcome::Void(_) => self.voids += 1,
+            HandOutcome::Showdown {
+                showdown, score, ..
+            } => {
+                match score.end {
+                    HandEnd::Knock => self.knocks += 1,
+                    HandEnd::Gin => self.gins += 1,
+                    HandEnd::BigGin => self.big_gins += 1,
+                    HandEnd::Undercut => self.undercuts += 1,
+                    HandEnd::Tie => self.ties += 1,
+                }
+                bump(
+                    &mut self.knocker_deadwood,
+                    showdown.knocker_deadwood() as i64,
+                );
+                if let Some((winner, points)) = record.outcome.winner() {
+                    if winner != record.dealer {
+                        self.non_dealer_wins += 1;
+                    }
+                    if winner == a {
+                        self.a_hand_wins += 1;
+                        net = points as i64;
+                        half_points = 2;
+                        if record.dealer == a {
+                            self.a_dealer_wins += 1;
+                        }
+                    } else {
+                        self.b_hand_wins += 1;
+                        net = -(points as i64);
+                        half_points = 0;
+                    }
+                }
+            }
+        }
+        self.a_net_points.add(net);
+        bump(&mut self.hand_score, net);
+        half_points
+    }
+
+    /// Adds one finished game; `a` is the seat player A sat in. Returns A's
+    /// score in half points (2 win, 0 loss).
+    pub fn add_game(&mut self, game: &GameResult, a: Seat) -> i64 {
+        self.games += 1;
+        let won = game.winner == a;
+        let margin = if won { game.margin } else { -game.margin };
+        if won {
+            self.a_game_wins += 1;
+        }
+        self.a_margin.add(margin);
+        bump(&mut self.game_margin, margin);
+        if won { 2 } else { 0 }
+    }
+
+    /// Closes a scoring unit (a duplicate pair, or a single game or hand)
+    /// with A's half points over it.
+    pub fn add_unit(&mut self, half_points: i64, size: u64) {
+        self.unit_scores.add(half_points);
+        self.unit_size = size;
+    }
+
+    /// Adds another tally (exact; order does not matter).
+    pub fn merge(&mut self, other: &Tallies) {
+        macro_rules! add {
+            ($($field:ident),*) => { $(self.$field += other.$field;)* };
+        }
+        add!(
+            hands,
+            a_hand_wins,
+            b_hand_wins,
+            voids,
+            knocks,
+            gins,
+            big_gins,
+            undercuts,
+            ties,
+            non_dealer_wins,
+            a_dealer_wins,
+            a_deals,
+            games,
+            a_game_wins
+        );
+        self.a_net_points.merge(&other.a_net_points);
+        self.turns.merge(&other.turns);
+        self.a_margin.merge(&other.a_margin);
+        self.unit_scores.merge(&other.unit_scores);
+        self.unit_size = self.unit_size.max(other.unit_size);
+        for (mine, theirs) in [
+            (&mut self.hand_score, &other.hand_score),
+            (&mut self.hand_turns, &other.hand_turns),
+            (&mut self.knocker_deadwood, &other.knocker_deadwood),
+            (&mut self.game_margin, &other.game_margin),
+        ] {
+            for (&k, &v) in theirs {
+                *mine.entry(k).or_insert(0) += v;
+            }
+        }
+    }
+
+    /// Hands with a winner.
+    #[must_use]
+    pub fn decided(&self) -> u64 {
+        self.a_hand_wins + self.b_hand_wins
+    }
+
+    /// A's mean score per game (or hand) from the units, with its standard
+    /// error: the inputs of the Elo estimate.
+    #[must_use]
+    pub fn score(&self) -> (f64, f64) {
+        let per_unit = 2.0 * self.unit_size.max(1) as f64;
+        let n = self.unit_scores.n.max(1) as f64;
+        (
+            self.unit_scores.mean() / per_unit,
+            (self.unit_scores.variance() / n).sqrt() / per_unit,
+        )
+    }
+}
