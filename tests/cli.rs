@@ -485,10 +485,23 @@ fn match_plays_dealt_decks() {
             "greedy",
             "--decks",
             path.to_str().unwrap(),
+            "--no-duplicate",
         ])
         .assert()
         .success()
         .stdout(contains("\n2 hands in "));
+    // With duplicate deals (the default) each deck is played twice.
+    ginlab()
+        .args([
+            "match",
+            "greedy",
+            "greedy",
+            "--decks",
+            path.to_str().unwrap(),
+        ])
+        .assert()
+        .success()
+        .stdout(contains("\n4 hands in "));
     std::fs::write(&path, format!("{}\n{}\n", deck("KS"), "AS 2S")).unwrap();
     rejects(
         &[
