@@ -26,5 +26,6 @@ pub use rules::Rules;
 pub mod strategy;
 
 pub use engine::{Deck, Seat};
+pub mod report;
 pub mod sim;
 pub mod stats;

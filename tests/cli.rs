@@ -560,3 +560,100 @@ fn match_errors() {
         &["knock_limit"],
     );
 }
+
+#[test]
+fn match_out_is_byte_identical_for_any_thread_count() {
+    let base = std::env::temp_dir().join(format!("ginlab-out-{}", std::process::id()));
+    let run = |threads: &str, dir: &str| {
+        let out = base.join(dir);
+        ginlab()
+            .args([
+                "match",
+                "greedy:knock_at=7",
+                "simple",
+                "--games",
+                "60",
+                "--seed",
+                "11",
+            ])
+            .args([
+                "--rules",
+                "oklahoma",
+                "--threads",
+                threads,
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .assert()
+            .success();
+        out
+    };
+    let (one, two) = (run("1", "one"), run("2", "two"));
+    for name in ["summary.csv", "distribution.csv"] {
+        let (x, y) = (
+            std::fs::read(one.join(name)).unwrap(),
+            std::fs::read(two.join(name)).unwrap(),
+        );
+        assert!(x == y, "{name} differs between thread counts");
+    }
+    let summary = std::fs::read_to_string(one.join("summary.csv")).unwrap();
+    let header = summary.lines().next().unwrap();
+    for column in [
+        "variant",
+        "player_a",
+        "player_b",
+        "hands",
+        "games",
+        "a_hand_wins",
+        "b_hand_wins",
+        "voids",
+        "a_hand_win_rate",
+        "a_hand_win_lo",
+        "a_hand_win_hi",
+        "a_points_per_hand",
+        "a_points_per_hand_lo",
+        "a_points_per_hand_hi",
+        "a_game_wins",
+        "a_game_win_rate",
+        "a_game_win_lo",
+        "a_game_win_hi",
+        "a_margin_per_game",
+        "gin_rate",
+        "undercut_rate",
+        "knock_rate",
+        "void_rate",
+        "mean_turns",
+        "elo",
+        "elo_lo",
+        "elo_hi",
+        "seed",
+    ] {
+        assert!(
+            header.split(',').any(|c| c == column),
+            "summary.csv lacks {column}"
+        );
+    }
+    assert!(summary.contains("oklahoma,greedy:knock_at=7,simple,"));
+    let distribution = std::fs::read_to_string(one.join("distribution.csv")).unwrap();
+    assert!(distribution.starts_with("variant,player_a,player_b,metric,value,count\n"));
+    for metric in [
+        "hand_score",
+        "game_margin",
+        "hand_turns",
+        "knocker_deadwood",
+        "hand_end",
+    ] {
+        assert!(distribution.contains(&format!(",{metric},")), "no {metric}");
+    }
+    let manifest = std::fs::read_to_string(one.join("manifest.toml")).unwrap();
+    assert!(manifest.contains("seed = 11") && manifest.contains("knock_limit = \"upcard\""));
+    // No temporary files are left behind.
+    assert!(
+        std::fs::read_dir(&one).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .starts_with('.'))
+    );
+    std::fs::remove_dir_all(&base).unwrap();
+}

@@ -2,11 +2,16 @@
 //! (`match` is a Rust keyword, hence the module name.)
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use anyhow::Context as _;
 use clap::Args;
 use ginlab::engine::{Deck, Seat};
+use ginlab::report::{
+    DISTRIBUTION_COLUMNS, Manifest, SUMMARY_COLUMNS, SummaryRow, VariantRules, csv_bytes,
+    distribution_rows, write_atomic,
+};
 use ginlab::sim::{Plan, Tallies, Work};
 use ginlab::stats::{Z95, elo_interval, wilson};
 use ginlab::strategy::Profile;
@@ -44,6 +49,10 @@ pub struct MatchArgs {
     /// Play every deal once instead of twice with the seats swapped.
     #[arg(long)]
     no_duplicate: bool,
+    /// Write summary.csv, distribution.csv and manifest.toml into DIR
+    /// (created if needed; existing files are replaced whole).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -115,15 +124,80 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     } else {
         args.threads
     };
-    let text = report(&tallies, &plan, &args.rules.rules, seconds, threads);
+    let variant = variant_name(&args.rules);
+    if let Some(dir) = &args.out {
+        write_results(dir, &variant, &plan, &tallies, &args)?;
+    }
+    let text = report(&tallies, &plan, &variant, seconds, threads);
     write_stdout(text.as_bytes())
+}
+
+/// The variant's name: the preset or file, plus any `--rule` overrides.
+fn variant_name(rules: &RulesArgs) -> String {
+    let base = Path::new(&rules.rules)
+        .file_stem()
+        .map_or(rules.rules.clone(), |s| s.to_string_lossy().into_owned());
+    std::iter::once(base)
+        .chain(rules.overrides.iter().cloned())
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+fn write_results(
+    dir: &Path,
+    variant: &str,
+    plan: &Plan,
+    t: &Tallies,
+    args: &MatchArgs,
+) -> Result<(), Failure> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Failure::input(format!(
+            "--out {}: exists and is not a directory",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let [a, b] = plan.profiles.each_ref().map(ToString::to_string);
+    let summary = csv_bytes(
+        &[SummaryRow::new(variant, &a, &b, t, plan.seed)],
+        SUMMARY_COLUMNS,
+    )?;
+    let distribution = csv_bytes(&distribution_rows(variant, &a, &b, t), DISTRIBUTION_COLUMNS)?;
+    let (work, count) = match (&plan.work, args.hands, args.games) {
+        (Work::Hands(n), ..) => ("hands", *n),
+        (Work::Games(n), ..) => ("games", *n),
+        (Work::Decks { decks, .. }, ..) => ("decks", decks.len() as u64),
+    };
+    let manifest = Manifest {
+        ginlab_version: Manifest::VERSION,
+        git_commit: Manifest::COMMIT,
+        command: std::env::args().collect(),
+        seed: plan.seed,
+        players: [a, b],
+        work: work.to_owned(),
+        count,
+        duplicate: plan.duplicate,
+        variants: vec![VariantRules {
+            name: variant.to_owned(),
+            rules: plan.rules.to_toml(),
+        }],
+    };
+    for (name, bytes) in [
+        ("summary.csv", summary),
+        ("distribution.csv", distribution),
+        ("manifest.toml", manifest.to_toml().into_bytes()),
+    ] {
+        let path = dir.join(name);
+        write_atomic(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
 }
 
 fn rayon_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn report(t: &Tallies, plan: &Plan, rules: &str, seconds: f64, threads: usize) -> String {
+fn report(t: &Tallies, plan: &Plan, variant: &str, seconds: f64, threads: usize) -> String {
     let [a, b] = &plan.profiles;
     let mut out = String::new();
     let n = t.hands;
@@ -135,7 +209,7 @@ fn report(t: &Tallies, plan: &Plan, rules: &str, seconds: f64, threads: usize) -
     };
     writeln!(
         out,
-        "A = {a}, B = {b}, rules {rules}, seed {}, {duplicate}",
+        "A = {a}, B = {b}, rules {variant}, seed {}, {duplicate}",
         plan.seed
     )
     .unwrap();

@@ -1,0 +1,409 @@
+//! Output files: `summary.csv`, `distribution.csv` and `manifest.toml`.
+//!
+//! Rows are flat serde structs; field order is column order and each field's
+//! doc is the README's column doc. Floating-point columns are rounded to six
+//! decimals so that the files are stable to the byte. Files are written whole:
+//! each goes to a temporary file in the same directory and is renamed into
+//! place, and the manifest is written last, so a directory with a manifest
+//! holds a complete result.
+
+use std::io::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::sim::Tallies;
+use crate::stats::{Z95, elo_interval, rate, wilson};
+
+/// Rounds to six decimals (and turns −0 into 0).
+fn r6(x: f64) -> f64 {
+    let y = (x * 1e6).round() / 1e6;
+    if y == 0.0 { 0.0 } else { y }
+}
+
+/// One row of `summary.csv`: one (variant, player A, player B).
+#[derive(Clone, Debug, Serialize)]
+pub struct SummaryRow {
+    /// The rule variant's name.
+    pub variant: String,
+    /// Player A's profile.
+    pub player_a: String,
+    /// Player B's profile.
+    pub player_b: String,
+    /// Hands played, void ones included.
+    pub hands: u64,
+    /// Whole games played (0 in hands mode).
+    pub games: u64,
+    /// Hands won by A.
+    pub a_hand_wins: u64,
+    /// Hands won by B.
+    pub b_hand_wins: u64,
+    /// Void hands.
+    pub voids: u64,
+    /// A's hands won / hands.
+    pub a_hand_win_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub a_hand_win_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub a_hand_win_hi: f64,
+    /// Mean of A's points minus B's points per hand (void hands count 0).
+    pub a_points_per_hand: f64,
+    /// Its 95 % t interval, low end.
+    pub a_points_per_hand_lo: f64,
+    /// Its 95 % t interval, high end.
+    pub a_points_per_hand_hi: f64,
+    /// Games won by A.
+    pub a_game_wins: u64,
+    /// A's games won / games (0 in hands mode).
+    pub a_game_win_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub a_game_win_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub a_game_win_hi: f64,
+    /// Mean of A's game margin (winner's total minus loser's, negative when B won).
+    pub a_margin_per_game: f64,
+    /// Its 95 % t interval, low end.
+    pub a_margin_per_game_lo: f64,
+    /// Its 95 % t interval, high end.
+    pub a_margin_per_game_hi: f64,
+    /// Share of decided hands won by the non-dealer.
+    pub non_dealer_win_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub non_dealer_win_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub non_dealer_win_hi: f64,
+    /// Gins / hands.
+    pub gin_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub gin_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub gin_hi: f64,
+    /// Undercuts / hands.
+    pub undercut_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub undercut_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub undercut_hi: f64,
+    /// Knocks won by the knocker (not gin) / hands.
+    pub knock_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub knock_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub knock_hi: f64,
+    /// Void hands / hands.
+    pub void_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub void_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub void_hi: f64,
+    /// Mean turns per hand (both players counted).
+    pub mean_turns: f64,
+    /// A's Elo difference from its score (per game in games mode, per hand in hands mode).
+    pub elo: f64,
+    /// Its 95 % interval (from the pair scores with duplicate deals), low end.
+    pub elo_lo: f64,
+    /// Its 95 % interval, high end.
+    pub elo_hi: f64,
+    /// The master seed.
+    pub seed: u64,
+}
+
+impl SummaryRow {
+    /// The row for one variant and pairing.
+    #[must_use]
+    pub fn new(
+        variant: &str,
+        player_a: &str,
+        player_b: &str,
+        t: &Tallies,
+        seed: u64,
+    ) -> SummaryRow {
+        let w = |k: u64, n: u64| {
+            let (lo, hi) = wilson(k, n, Z95);
+            (r6(rate(k, n)), r6(lo), r6(hi))
+        };
+        let (a_hand_win_rate, a_hand_win_lo, a_hand_win_hi) = w(t.a_hand_wins, t.hands);
+        let (a_game_win_rate, a_game_win_lo, a_game_win_hi) = w(t.a_game_wins, t.games);
+        let (non_dealer_win_rate, non_dealer_win_lo, non_dealer_win_hi) =
+            w(t.non_dealer_wins, t.decided());
+        let (gin_rate, gin_lo, gin_hi) = w(t.gins + t.big_gins, t.hands);
+        let (undercut_rate, undercut_lo, undercut_hi) = w(t.undercuts, t.hands);
+        let (knock_rate, knock_lo, knock_hi) = w(t.knocks, t.hands);
+        let (void_rate, void_lo, void_hi) = w(t.voids, t.hands);
+        let (pph, pph_lo, pph_hi) = t.a_net_points.t_interval(0.95);
+        let (mpg, mpg_lo, mpg_hi) = t.a_margin.t_interval(0.95);
+        let (score, se) = t.score();
+        let (elo, elo_lo, elo_hi) = elo_interval(score, se);
+        let finite = |x: f64| {
+            if x.is_finite() {
+                r6(x)
+            } else {
+                x.signum() * 9999.0
+            }
+        };
+        SummaryRow {
+            variant: variant.to_owned(),
+            player_a: player_a.to_owned(),
+            player_b: player_b.to_owned(),
+            hands: t.hands,
+            games: t.games,
+            a_hand_wins: t.a_hand_wins,
+            b_hand_wins: t.b_hand_wins,
+            voids: t.voids,
+            a_hand_win_rate,
+            a_hand_win_lo,
+            a_hand_win_hi,
+            a_points_per_hand: r6(pph),
+            a_points_per_hand_lo: r6(pph_lo),
+            a_points_per_hand_hi: r6(pph_hi),
+            a_game_wins: t.a_game_wins,
+            a_game_win_rate,
+            a_game_win_lo,
+            a_game_win_hi,
+            a_margin_per_game: r6(mpg),
+            a_margin_per_game_lo: r6(mpg_lo),
+            a_margin_per_game_hi: r6(mpg_hi),
+            non_dealer_win_rate,
+            non_dealer_win_lo,
+            non_dealer_win_hi,
+            gin_rate,
+            gin_lo,
+            gin_hi,
+            undercut_rate,
+            undercut_lo,
+            undercut_hi,
+            knock_rate,
+            knock_lo,
+            knock_hi,
+            void_rate,
+            void_lo,
+            void_hi,
+            mean_turns: r6(t.turns.mean()),
+            elo: finite(elo),
+            elo_lo: finite(elo_lo),
+            elo_hi: finite(elo_hi),
+            seed,
+        }
+    }
+}
+
+/// One row of `distribution.csv`: how often `metric` took `value`.
+#[derive(Clone, Debug, Serialize)]
+pub struct DistributionRow {
+    /// The rule variant's name.
+    pub variant: String,
+    /// Player A's profile.
+    pub player_a: String,
+    /// Player B's profile.
+    pub player_b: String,
+    /// `hand_score` (A's points, or minus B's; void 0), `game_margin` (A's
+    /// side), `hand_turns`, `knocker_deadwood`, or `hand_end`.
+    pub metric: &'static str,
+    /// The value (a number, or for `hand_end` one of knock, gin, big_gin,
+    /// undercut, tie, void).
+    pub value: String,
+    /// How many hands or games had it.
+    pub count: u64,
+}
+
+/// The distribution rows of one variant and pairing.
+#[must_use]
+pub fn distribution_rows(
+    variant: &str,
+    player_a: &str,
+    player_b: &str,
+    t: &Tallies,
+) -> Vec<DistributionRow> {
+    let row = |metric: &'static str, value: String, count: u64| DistributionRow {
+        variant: variant.to_owned(),
+        player_a: player_a.to_owned(),
+        player_b: player_b.to_owned(),
+        metric,
+        value,
+        count,
+    };
+    let mut rows = Vec::new();
+    for (metric, map) in [
+        ("hand_score", &t.hand_score),
+        ("game_margin", &t.game_margin),
+        ("hand_turns", &t.hand_turns),
+        ("knocker_deadwood", &t.knocker_deadwood),
+    ] {
+        rows.extend(map.iter().map(|(k, &v)| row(metric, k.to_string(), v)));
+    }
+    for (name, count) in [
+        ("knock", t.knocks),
+        ("gin", t.gins),
+        ("big_gin", t.big_gins),
+        ("undercut", t.undercuts),
+        ("tie", t.ties),
+        ("void", t.voids),
+    ] {
+        rows.push(row("hand_end", name.to_owned(), count));
+    }
+    rows
+}
+
+/// Serialises `rows` as CSV with a header (even when there are no rows).
+///
+/// # Errors
+/// A serialisation error (none for the row types here).
+pub fn csv_bytes<R: Serialize>(rows: &[R], header: &[&str]) -> Result<Vec<u8>, csv::Error> {
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    writer.write_record(header)?;
+    for row in rows {
+        writer.serialize(row)?;
+    }
+    writer.into_inner().map_err(|e| e.into_error().into())
+}
+
+/// The columns of `summary.csv`, in order.
+pub const SUMMARY_COLUMNS: &[&str] = &[
+    "variant",
+    "player_a",
+    "player_b",
+    "hands",
+    "games",
+    "a_hand_wins",
+    "b_hand_wins",
+    "voids",
+    "a_hand_win_rate",
+    "a_hand_win_lo",
+    "a_hand_win_hi",
+    "a_points_per_hand",
+    "a_points_per_hand_lo",
+    "a_points_per_hand_hi",
+    "a_game_wins",
+    "a_game_win_rate",
+    "a_game_win_lo",
+    "a_game_win_hi",
+    "a_margin_per_game",
+    "a_margin_per_game_lo",
+    "a_margin_per_game_hi",
+    "non_dealer_win_rate",
+    "non_dealer_win_lo",
+    "non_dealer_win_hi",
+    "gin_rate",
+    "gin_lo",
+    "gin_hi",
+    "undercut_rate",
+    "undercut_lo",
+    "undercut_hi",
+    "knock_rate",
+    "knock_lo",
+    "knock_hi",
+    "void_rate",
+    "void_lo",
+    "void_hi",
+    "mean_turns",
+    "elo",
+    "elo_lo",
+    "elo_hi",
+    "seed",
+];
+
+/// The columns of `distribution.csv`, in order.
+pub const DISTRIBUTION_COLUMNS: &[&str] = &[
+    "variant", "player_a", "player_b", "metric", "value", "count",
+];
+
+/// Writes `bytes` to `path` whole: a temporary file beside it, then a rename.
+///
+/// # Errors
+/// Any I/O error; the target is then untouched.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy().into_owned());
+    let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_header_matches_the_row() {
+        let row = SummaryRow::new("standard", "greedy", "simple", &Tallies::default(), 1);
+        let bytes = csv_bytes(&[row], SUMMARY_COLUMNS).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        let mut lines = text.lines();
+        let header = lines.next().unwrap();
+        assert_eq!(
+            header.split(',').count(),
+            lines.next().unwrap().split(',').count()
+        );
+        // The header is exactly what serde would name the fields.
+        let mut named = csv::Writer::from_writer(Vec::new());
+        named
+            .serialize(SummaryRow::new("x", "a", "b", &Tallies::default(), 0))
+            .unwrap();
+        let named = String::from_utf8(named.into_inner().unwrap()).unwrap();
+        assert_eq!(named.lines().next().unwrap(), header);
+    }
+
+    #[test]
+    fn rounding_is_stable() {
+        assert_eq!(r6(0.123_456_789), 0.123_457);
+        assert_eq!(r6(-0.000_000_1).to_string(), "0");
+    }
+}
+
+/// What made a result directory, so it can be remade bit for bit.
+#[derive(Clone, Debug, Serialize)]
+pub struct Manifest {
+    /// ginlab's version.
+    pub ginlab_version: &'static str,
+    /// The git commit the binary was built from (`-dirty` if uncommitted
+    /// changes were present), or `unknown`.
+    pub git_commit: &'static str,
+    /// The command line, one argument per element.
+    pub command: Vec<String>,
+    /// The master seed.
+    pub seed: u64,
+    /// Players A and B (inline profiles).
+    pub players: [String; 2],
+    /// `hands`, `games` or `decks`.
+    pub work: String,
+    /// How many hands or games were asked for.
+    pub count: u64,
+    /// Every deal played twice with the seats swapped.
+    pub duplicate: bool,
+    /// The rules of each variant, every knob.
+    pub variants: Vec<VariantRules>,
+}
+
+/// One variant's name and its rules as TOML.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantRules {
+    /// The variant's name.
+    pub name: String,
+    /// Every knob, as `ginlab rules` prints them.
+    pub rules: String,
+}
+
+impl Manifest {
+    /// The build's version and commit.
+    pub const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    /// The build's git commit.
+    pub const COMMIT: &'static str = env!("GINLAB_GIT_COMMIT");
+
+    /// The manifest as TOML.
+    #[must_use]
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a manifest serialises")
+    }
+}
