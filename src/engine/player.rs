@@ -19,6 +19,12 @@ pub trait Strategy: Send {
     /// Something happened at the table (either player's action).
     fn observe(&mut self, _view: &PlayerView<'_>, _event: &Event) {}
 
+    /// Whether [`Strategy::observe`] does anything; `false` lets the driver
+    /// skip building a view per event for this player.
+    fn observes(&self) -> bool {
+        true
+    }
+
     /// Take the upcard? ([`Phase::UpcardOffer`])
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool;
 
@@ -66,6 +72,7 @@ pub fn play_hand(
         players[seat.index()].start_hand(&hand.view(seat));
     }
     let mut delivered = hand.events().len();
+    let observers = [players[0].observes(), players[1].observes()];
     while let Some(seat) = hand.phase().seat() {
         let player = &mut players[seat.index()];
         let view = hand.view(seat);
@@ -83,7 +90,7 @@ pub fn play_hand(
             })?;
         while delivered < hand.events().len() {
             let event = hand.events()[delivered];
-            for s in Seat::ALL {
+            for s in Seat::ALL.into_iter().filter(|s| observers[s.index()]) {
                 players[s.index()].observe(&hand.view(s), &event);
             }
             delivered += 1;

@@ -24,6 +24,22 @@ pub struct Greedy {
     /// stock sizes; when the stock holds at most `stock_size` cards, knock at
     /// that pair's `knock_at` instead (the smallest matching stock size wins).
     pub schedule: Vec<(u32, u8)>,
+    /// The last 11-card hand solved and its best discard, reused when that
+    /// hand is then the one ending the turn.
+    last: Option<(crate::CardSet, meld::Discard)>,
+}
+
+impl Greedy {
+    /// A greedy player knocking at `knock_at` (`None`: the knock limit) with
+    /// an optional schedule by stock size (see [`Greedy::schedule`]).
+    #[must_use]
+    pub fn new(knock_at: Option<u8>, schedule: Vec<(u32, u8)>) -> Greedy {
+        Greedy {
+            knock_at,
+            schedule,
+            last: None,
+        }
+    }
 }
 
 impl Greedy {
@@ -41,9 +57,15 @@ impl Greedy {
     }
 
     /// Would taking `card` lower the deadwood after the best other discard?
-    fn improves(view: &PlayerView<'_>, card: crate::Card) -> bool {
+    ///
+    /// If the best discard of the 11 cards is `card` itself, what is left is
+    /// the current hand, so the test fails as it should; no need to exclude
+    /// `card` from the search.
+    fn improves(&mut self, view: &PlayerView<'_>, card: crate::Card) -> bool {
         let with = view.hand.with(card);
-        best_discard_except(with, Some(card)).deadwood < meld::deadwood(view.hand)
+        let best = meld::best_discard(with).expect("11 cards");
+        self.last = Some((with, best));
+        best.deadwood < meld::deadwood(view.hand)
     }
 }
 
@@ -52,8 +74,12 @@ impl Strategy for Greedy {
         "greedy"
     }
 
+    fn observes(&self) -> bool {
+        false
+    }
+
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
-        view.upcard.is_some_and(|card| Greedy::improves(view, card))
+        view.upcard.is_some_and(|card| self.improves(view, card))
     }
 
     fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
@@ -64,7 +90,7 @@ impl Strategy for Greedy {
             crate::engine::Phase::LastChance { .. } => {
                 best_discard_except(view.hand.with(top), Some(top)).deadwood <= view.knock_limit
             }
-            _ => Greedy::improves(view, top),
+            _ => self.improves(view, top),
         };
         if take {
             DrawSource::Pile
@@ -77,7 +103,12 @@ impl Strategy for Greedy {
         if view.rules.big_gin_bonus.is_some() && meld::is_big_gin(view.hand) {
             return TurnEnd::BigGin;
         }
-        let discard = best_discard_except(view.hand, view.taken_from_pile);
+        let discard = match self.last.take() {
+            Some((hand, best)) if hand == view.hand && Some(best.card) != view.taken_from_pile => {
+                best
+            }
+            _ => best_discard_except(view.hand, view.taken_from_pile),
+        };
         let must = matches!(
             view.phase,
             crate::engine::Phase::EndTurn {
@@ -101,10 +132,7 @@ mod tests {
         let rules = Rules::standard();
         let hand = Hand::new(&rules, &Deck::ordered(), Seat::B, [0, 0]).unwrap();
         let mut view = hand.view(Seat::A);
-        let greedy = Greedy {
-            knock_at: Some(9),
-            schedule: vec![(20, 5), (10, 2)],
-        };
+        let greedy = Greedy::new(Some(9), vec![(20, 5), (10, 2)]);
         view.phase = Phase::Over;
         for (stock, expect) in [(31, 9), (21, 9), (20, 5), (11, 5), (10, 2), (3, 2)] {
             view.stock_size = stock;

@@ -70,10 +70,7 @@ impl Profile {
             Profile::Greedy {
                 knock_at,
                 ref schedule,
-            } => Box::new(Greedy {
-                knock_at,
-                schedule: schedule.clone(),
-            }),
+            } => Box::new(Greedy::new(knock_at, schedule.clone())),
         }
     }
 }
