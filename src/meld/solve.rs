@@ -55,18 +55,11 @@ pub(super) fn split_set_ranks(bits: u64) -> (u64, u16, u64) {
         return (0, 0, 0);
     }
     let run = runnable(bits);
-    let (mut forced, mut open) = (0u64, 0u16);
-    let mut ranks = candidates;
-    while ranks != 0 {
-        let r = ranks.trailing_zeros();
-        ranks &= ranks - 1;
-        let present = bits & RANK_STRIDE << r;
-        if present & run == 0 {
-            forced |= present;
-        } else {
-            open |= 1 << r;
-        }
-    }
+    // Ranks with at least one card that could be in a run: OR of the lanes.
+    let runnable_ranks = (run | run >> 16 | run >> 32 | run >> 48) as u16 & 0x1FFF;
+    let open = candidates & runnable_ranks;
+    // A 13-bit rank mask times RANK_STRIDE copies it into every lane.
+    let forced = bits & (candidates & !runnable_ranks) as u64 * RANK_STRIDE;
     (forced, open, run)
 }
 
@@ -80,12 +73,12 @@ pub(super) fn split_set_ranks(bits: u64) -> (u64, u16, u64) {
 /// cards of which fewer than two could be in runs (a 3-card set of the
 /// others is better).
 #[inline(always)]
-pub(super) fn for_each_set_choice(
+pub(super) fn for_each_set_choice<F: FnMut(u64)>(
     bits: u64,
     open: u16,
     run: u64,
     chosen: u64,
-    f: &mut impl FnMut(u64),
+    f: &mut F,
 ) {
     if open == 0 {
         f(chosen);
@@ -194,18 +187,26 @@ pub fn best_discard(hand: CardSet) -> Option<Discard> {
     // Discarding a card of a forced 3-card set leaves two dead cards (they
     // could not be in runs). The highest such option is the only one worth
     // keeping; it does not depend on the other set choices.
-    let mut forced_three = u32::MAX;
-    let mut ranks = if forced == 0 { 0 } else { set_ranks(bits) };
-    while ranks != 0 {
-        let r = ranks.trailing_zeros();
-        ranks &= ranks - 1;
-        let present = bits & RANK_STRIDE << r;
-        if present & forced != 0 && present.count_ones() == 3 {
-            let suit = (63 - present.leading_zeros()) / 16;
-            let extra = 2 * Rank::new(r as u8).value() as u32;
-            forced_three = forced_three.min(pack(extra, r, suit));
-        }
-    }
+    // Written with selects rather than branches: in played hands whether a
+    // rank has a set, or a lane a card, is close to a coin flip.
+    let lanes = [0, 1, 2, 3].map(|suit| lane(forced, suit) as u16);
+    let fours = lanes[0] & lanes[1] & lanes[2] & lanes[3];
+    let threes = (lanes[0] | lanes[1] | lanes[2] | lanes[3]) & !fours;
+    // The least extra deadwood is the lowest rank, unless that is a ten or
+    // above, where all are worth 10 and the highest rank wins.
+    let low = threes.trailing_zeros().min(12);
+    let r = if low < 9 {
+        low
+    } else {
+        15 - (threes | 1).leading_zeros()
+    };
+    let suit = 2 + (lanes[3] >> r & 1) as u32;
+    let value = (r + 1).min(10);
+    let forced_three = if threes == 0 {
+        u32::MAX
+    } else {
+        pack(2 * value, r, suit)
+    };
     let mut best = u32::MAX;
     let mut visit = |sets: u64| {
         let rest = bits & !sets;
@@ -216,18 +217,18 @@ pub fn best_discard(hand: CardSet) -> Option<Discard> {
             .max(e[1] >> 8 | 1)
             .max(e[2] >> 8 | 2)
             .max(e[3] >> 8 | 3);
-        if top >> 8 != 0 {
-            let left = total + GAIN_BIAS - (top >> 8);
-            best = best.min(left << 8 | (255 - (top & 0xFF)));
-        }
+        let from_lane = (total + GAIN_BIAS - (top >> 8)) << 8 | (255 - (top & 0xFF));
+        let from_lane = if top >> 8 != 0 { from_lane } else { u32::MAX };
         // A 4-card set can shed its spade and still meld: deadwood `total`.
-        let fours = lane(sets, 0) & lane(sets, 1) & lane(sets, 2) & lane(sets, 3);
-        if fours != 0 {
-            best = best.min(pack(total, usize::BITS - 1 - fours.leading_zeros(), 3));
-        }
-        if forced_three != u32::MAX {
-            best = best.min(forced_three + (total << 8));
-        }
+        let set_fours = lane(sets, 0) & lane(sets, 1) & lane(sets, 2) & lane(sets, 3);
+        let high_four = (usize::BITS - 1).wrapping_sub(set_fours.leading_zeros());
+        let from_four = if set_fours != 0 {
+            pack(total, high_four, 3)
+        } else {
+            u32::MAX
+        };
+        let from_three = forced_three.saturating_add(total << 8);
+        best = best.min(from_lane).min(from_four).min(from_three);
     };
     if open == 0 {
         visit(forced);
