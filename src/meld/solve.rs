@@ -59,7 +59,7 @@ pub(super) fn split_set_ranks(bits: u64) -> (u64, u16, u64) {
     let runnable_ranks = (run | run >> 16 | run >> 32 | run >> 48) as u16 & 0x1FFF;
     let open = candidates & runnable_ranks;
     // A 13-bit rank mask times RANK_STRIDE copies it into every lane.
-    let forced = bits & (candidates & !runnable_ranks) as u64 * RANK_STRIDE;
+    let forced = bits & ((candidates & !runnable_ranks) as u64 * RANK_STRIDE);
     (forced, open, run)
 }
 
