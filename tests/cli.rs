@@ -657,3 +657,34 @@ fn match_out_is_byte_identical_for_any_thread_count() {
     );
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+#[test]
+fn match_takes_profile_names_and_files() {
+    // Tests run from the package root, where strategies/ is.
+    ginlab()
+        .args([
+            "match",
+            "greedy-k7",
+            "strategies/simple.toml",
+            "--hands",
+            "20",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .success()
+        .stdout(contains("A = greedy-k7, B = simple,"));
+    let bad = std::env::temp_dir().join(format!("ginlab-profile-{}.toml", std::process::id()));
+    std::fs::write(&bad, "kind = \"greedy\"\nknock_at = 3\nspeed = 9\n").unwrap();
+    rejects(
+        &["match", bad.to_str().unwrap(), "simple", "--hands", "5"],
+        "",
+        &["profile", "no parameter `speed`", "knock_at, schedule"],
+    );
+    std::fs::remove_file(&bad).unwrap();
+    rejects(
+        &["match", "greedy-k8", "simple", "--hands", "5"],
+        "",
+        &["greedy-k8", "greedy-k7", "built-in kind"],
+    );
+}

@@ -14,15 +14,16 @@ use ginlab::report::{
 };
 use ginlab::sim::{Plan, Tallies, Work};
 use ginlab::stats::{Z95, elo_interval, wilson};
-use ginlab::strategy::Profile;
 
 use super::rules::RulesArgs;
+use super::strategies::resolve;
 use super::{Failure, write_stdout};
 
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// Strategy of seat A: a built-in kind (random, simple, greedy) or inline
-    /// `kind:key=value,...` such as `greedy:knock_at=7`.
+    /// Strategy of player A: a built-in kind (random, simple, greedy), inline
+    /// `kind:key=value,...` such as `greedy:knock_at=7`, a profile name from
+    /// strategies/ (`greedy-k7`), or a profile file.
     a: String,
     /// Strategy of seat B, as for A.
     b: String,
@@ -88,11 +89,9 @@ fn percent(k: u64, n: u64) -> String {
 
 pub fn run(args: MatchArgs) -> Result<(), Failure> {
     let rules = args.rules.resolve()?;
-    let parse = |text: &str, seat: &str| {
-        text.parse::<Profile>()
-            .map_err(|e| Failure::input(format!("strategy {seat}: {e}")))
-    };
-    let (a, b) = (parse(&args.a, "A")?, parse(&args.b, "B")?);
+    let (a, b) = (resolve(&args.a, "A")?, resolve(&args.b, "B")?);
+    let names = [a.name, b.name];
+    let (a, b) = (a.profile, b.profile);
     let work = match (args.hands, args.games, &args.decks) {
         (Some(n), _, _) => Work::Hands(n),
         (_, Some(n), _) => Work::Games(n),
@@ -126,9 +125,9 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     };
     let variant = variant_name(&args.rules);
     if let Some(dir) = &args.out {
-        write_results(dir, &variant, &plan, &tallies, &args)?;
+        write_results(dir, &variant, &plan, &names, &tallies, &args)?;
     }
-    let text = report(&tallies, &plan, &variant, seconds, threads);
+    let text = report(&tallies, &plan, &names, &variant, seconds, threads);
     write_stdout(text.as_bytes())
 }
 
@@ -147,6 +146,7 @@ fn write_results(
     dir: &Path,
     variant: &str,
     plan: &Plan,
+    names: &[String; 2],
     t: &Tallies,
     args: &MatchArgs,
 ) -> Result<(), Failure> {
@@ -157,7 +157,7 @@ fn write_results(
         )));
     }
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let [a, b] = plan.profiles.each_ref().map(ToString::to_string);
+    let [a, b] = names.clone();
     let summary = csv_bytes(
         &[SummaryRow::new(variant, &a, &b, t, plan.seed)],
         SUMMARY_COLUMNS,
@@ -174,6 +174,7 @@ fn write_results(
         command: std::env::args().collect(),
         seed: plan.seed,
         players: [a, b],
+        profiles: plan.profiles.each_ref().map(ToString::to_string),
         work: work.to_owned(),
         count,
         duplicate: plan.duplicate,
@@ -197,8 +198,15 @@ fn rayon_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn report(t: &Tallies, plan: &Plan, variant: &str, seconds: f64, threads: usize) -> String {
-    let [a, b] = &plan.profiles;
+fn report(
+    t: &Tallies,
+    plan: &Plan,
+    names: &[String; 2],
+    variant: &str,
+    seconds: f64,
+    threads: usize,
+) -> String {
+    let [a, b] = names;
     let mut out = String::new();
     let n = t.hands;
     let rate = n as f64 / seconds.max(1e-9);

@@ -5,6 +5,7 @@ mod head_to_head;
 mod rules;
 mod showdown;
 mod solve;
+mod strategies;
 
 use std::fmt::Display;
 use std::io::{self, Read};

@@ -374,8 +374,10 @@ pub struct Manifest {
     pub command: Vec<String>,
     /// The master seed.
     pub seed: u64,
-    /// Players A and B (inline profiles).
+    /// Players A and B as named on the command line or in their profile.
     pub players: [String; 2],
+    /// Their profiles in inline form (enough to remake the run without the files).
+    pub profiles: [String; 2],
     /// `hands`, `games` or `decks`.
     pub work: String,
     /// How many hands or games were asked for.

@@ -58,6 +58,9 @@ pub enum ProfileError {
     /// A parameter not written `key=value`.
     #[error("`{0}` is not a parameter: write kind:key=value,key=value")]
     Malformed(String),
+    /// A profile file that is not valid TOML or has no `kind`.
+    #[error("{0}")]
+    File(String),
 }
 
 impl Profile {
@@ -72,6 +75,43 @@ impl Profile {
                 ref schedule,
             } => Box::new(Greedy::new(knock_at, schedule.clone())),
         }
+    }
+}
+
+impl Profile {
+    /// A profile from TOML: `kind = "greedy"` plus the kind's parameters
+    /// (`knock_at = 7`, `schedule = "20:5/10:2"`), and an optional `name`
+    /// (returned beside the profile). Unknown keys are errors.
+    ///
+    /// # Errors
+    /// Invalid TOML, a missing or unknown `kind`, or a bad parameter.
+    pub fn from_toml(text: &str) -> Result<(Profile, Option<String>), ProfileError> {
+        let table: toml::Table =
+            toml::from_str(text).map_err(|e| ProfileError::File(format!("invalid TOML: {e}")))?;
+        let text_of = |value: &toml::Value| match value {
+            toml::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let kind = match table.get("kind") {
+            Some(toml::Value::String(kind)) => kind.clone(),
+            _ => {
+                return Err(ProfileError::File(
+                    "a profile needs kind = \"random\", \"simple\" or \"greedy\"".into(),
+                ));
+            }
+        };
+        let name = table.get("name").map(text_of);
+        let params: Vec<String> = table
+            .iter()
+            .filter(|(k, _)| *k != "kind" && *k != "name")
+            .map(|(k, v)| format!("{k}={}", text_of(v)))
+            .collect();
+        let inline = if params.is_empty() {
+            kind
+        } else {
+            format!("{kind}:{}", params.join(","))
+        };
+        Ok((inline.parse()?, name))
     }
 }
 
@@ -208,6 +248,23 @@ mod tests {
                 schedule: Vec::new()
             })
         );
+    }
+
+    #[test]
+    fn from_toml() {
+        let (p, name) =
+            Profile::from_toml("kind = \"greedy\"\nknock_at = 7\nname = \"g7\"\n").unwrap();
+        assert_eq!(
+            (p.to_string().as_str(), name.as_deref()),
+            ("greedy:knock_at=7", Some("g7"))
+        );
+        let (p, _) = Profile::from_toml("kind = \"greedy\"\nschedule = \"20:5/10:2\"").unwrap();
+        assert_eq!(p.to_string(), "greedy:schedule=20:5/10:2");
+        let e = |t: &str| Profile::from_toml(t).unwrap_err().to_string();
+        assert!(e("knock_at = 3").contains("needs kind"));
+        assert!(e("kind = \"greedy\"\nknock = 3").contains("no parameter `knock`"));
+        assert!(e("kind = \"greedy\"\nknock_at = 30").contains("0 to 10"));
+        assert!(e("kind = ").contains("invalid TOML"));
     }
 
     #[test]
