@@ -26,6 +26,7 @@ pub use rules::Rules;
 pub mod strategy;
 
 pub use engine::{Deck, Seat};
+pub mod experiment;
 pub mod report;
 pub mod sim;
 pub mod stats;

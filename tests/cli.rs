@@ -688,3 +688,89 @@ fn match_takes_profile_names_and_files() {
         &["greedy-k8", "greedy-k7", "built-in kind"],
     );
 }
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("ginlab-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn run_writes_every_variant_and_pairing() {
+    let spec = temp_file(
+        "rr.toml",
+        "seed = 4\ngames = 10\nplayers = [\"greedy\", \"simple\", \"random:knock_prob=1\"]\n\
+         pairing = \"round_robin\"\n[[variant]]\nname = \"standard\"\n[[variant]]\nname = \"flat\"\n\
+         preset = \"oklahoma\"\nspade_upcard_doubles = false\n",
+    );
+    let out = std::env::temp_dir().join(format!("ginlab-run-{}", std::process::id()));
+    let run = |threads: &str, dir: &str| {
+        let dir = out.join(dir);
+        ginlab()
+            .args([
+                "run",
+                spec.to_str().unwrap(),
+                "--quiet",
+                "--threads",
+                threads,
+                "--out",
+                dir.to_str().unwrap(),
+            ])
+            .assert()
+            .success()
+            .stdout(contains("6 rows in"));
+        dir
+    };
+    let (one, two) = (run("1", "one"), run("2", "two"));
+    let summary = std::fs::read_to_string(one.join("summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 1 + 2 * 3);
+    assert!(
+        summary.contains("\nflat,greedy,simple,")
+            && summary.contains("\nstandard,simple,random:knock_prob=1,")
+    );
+    assert_eq!(
+        summary,
+        std::fs::read_to_string(two.join("summary.csv")).unwrap()
+    );
+    let manifest = std::fs::read_to_string(one.join("manifest.toml")).unwrap();
+    assert!(
+        manifest.contains("experiment = ") && manifest.contains("spade_upcard_doubles = false")
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::remove_file(&spec).unwrap();
+}
+
+#[test]
+fn run_errors() {
+    let bad = temp_file(
+        "bad.toml",
+        "seed = 1\ngames = 5\nplayers = [\"greedy\", \"simple\"]\npairing = \"swiss\"\n",
+    );
+    rejects(
+        &["run", bad.to_str().unwrap()],
+        "",
+        &["bad.toml", "pairing", "round_robin"],
+    );
+    std::fs::write(
+        &bad,
+        "seed = 1\ngames = 5\nplayers = [\"greedy\", \"gredy\"]\n",
+    )
+    .unwrap();
+    rejects(
+        &["run", bad.to_str().unwrap()],
+        "",
+        &["gredy", "built-in kind"],
+    );
+    std::fs::write(&bad, "seed = 1\ngames = 5\nplayers = [\"greedy\", \"simple\"]\n[[variant]]\nname = \"x\"\nknock_limit = 12\n").unwrap();
+    rejects(
+        &["run", bad.to_str().unwrap()],
+        "",
+        &["variant `x`", "knock_limit", "0 to 10"],
+    );
+    std::fs::remove_file(&bad).unwrap();
+    rejects(
+        &["run", "/nonexistent/spec.toml"],
+        "",
+        &["reading experiment"],
+    );
+}

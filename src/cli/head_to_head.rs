@@ -5,13 +5,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::Context as _;
 use clap::Args;
 use ginlab::engine::{Deck, Seat};
-use ginlab::report::{
-    DISTRIBUTION_COLUMNS, Manifest, SUMMARY_COLUMNS, SummaryRow, VariantRules, csv_bytes,
-    distribution_rows, write_atomic,
-};
+use ginlab::report::{Manifest, SummaryRow, VariantRules, distribution_rows, write_result_dir};
 use ginlab::sim::{Plan, Tallies, Work};
 use ginlab::stats::{Z95, elo_interval, wilson};
 
@@ -156,13 +152,9 @@ fn write_results(
             dir.display()
         )));
     }
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let [a, b] = names.clone();
-    let summary = csv_bytes(
-        &[SummaryRow::new(variant, &a, &b, t, plan.seed)],
-        SUMMARY_COLUMNS,
-    )?;
-    let distribution = csv_bytes(&distribution_rows(variant, &a, &b, t), DISTRIBUTION_COLUMNS)?;
+    let summary = [SummaryRow::new(variant, &a, &b, t, plan.seed)];
+    let distribution = distribution_rows(variant, &a, &b, t);
     let (work, count) = match (&plan.work, args.hands, args.games) {
         (Work::Hands(n), ..) => ("hands", *n),
         (Work::Games(n), ..) => ("games", *n),
@@ -173,8 +165,8 @@ fn write_results(
         git_commit: Manifest::COMMIT,
         command: std::env::args().collect(),
         seed: plan.seed,
-        players: [a, b],
-        profiles: plan.profiles.each_ref().map(ToString::to_string),
+        players: vec![a, b],
+        profiles: plan.profiles.iter().map(ToString::to_string).collect(),
         work: work.to_owned(),
         count,
         duplicate: plan.duplicate,
@@ -182,16 +174,9 @@ fn write_results(
             name: variant.to_owned(),
             rules: plan.rules.to_toml(),
         }],
+        experiment: None,
     };
-    for (name, bytes) in [
-        ("summary.csv", summary),
-        ("distribution.csv", distribution),
-        ("manifest.toml", manifest.to_toml().into_bytes()),
-    ] {
-        let path = dir.join(name);
-        write_atomic(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
-    }
-    Ok(())
+    write_result_dir(dir, &summary, &distribution, &manifest).map_err(|e| Failure::Run(e.into()))
 }
 
 fn rayon_threads() -> usize {

@@ -2,7 +2,9 @@
 //! parses its flags into library values and calls the library.
 
 mod head_to_head;
+mod progress;
 mod rules;
+mod run;
 mod showdown;
 mod solve;
 mod strategies;
@@ -29,6 +31,8 @@ enum Command {
     Showdown(showdown::ShowdownArgs),
     /// Play strategy A against strategy B and print a short summary.
     Match(head_to_head::MatchArgs),
+    /// Run an experiment spec (experiments/NAME.toml) into results/NAME/.
+    Run(run::RunArgs),
     /// Print a rule set's every knob as TOML (a preset, or a file plus overrides).
     Rules(rules::PrintRulesArgs),
 }
@@ -40,6 +44,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Showdown(args) => showdown::run(args),
         Command::Rules(args) => rules::run(args),
         Command::Match(args) => head_to_head::run(args),
+        Command::Run(args) => run::run(args),
     }
 }
 

@@ -374,10 +374,10 @@ pub struct Manifest {
     pub command: Vec<String>,
     /// The master seed.
     pub seed: u64,
-    /// Players A and B as named on the command line or in their profile.
-    pub players: [String; 2],
+    /// The players as named on the command line, in the spec or in their profiles.
+    pub players: Vec<String>,
     /// Their profiles in inline form (enough to remake the run without the files).
-    pub profiles: [String; 2],
+    pub profiles: Vec<String>,
     /// `hands`, `games` or `decks`.
     pub work: String,
     /// How many hands or games were asked for.
@@ -386,6 +386,37 @@ pub struct Manifest {
     pub duplicate: bool,
     /// The rules of each variant, every knob.
     pub variants: Vec<VariantRules>,
+    /// The experiment spec as given, for `ginlab run`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub experiment: Option<String>,
+}
+
+/// Writes a result directory: `summary.csv`, `distribution.csv`, then
+/// `manifest.toml`, each whole. Creates the directory if needed.
+///
+/// # Errors
+/// An I/O error, naming the file.
+pub fn write_result_dir(
+    dir: &Path,
+    summary: &[SummaryRow],
+    distribution: &[DistributionRow],
+    manifest: &Manifest,
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let summary = csv_bytes(summary, SUMMARY_COLUMNS).map_err(std::io::Error::other)?;
+    let distribution =
+        csv_bytes(distribution, DISTRIBUTION_COLUMNS).map_err(std::io::Error::other)?;
+    for (name, bytes) in [
+        ("summary.csv", summary),
+        ("distribution.csv", distribution),
+        ("manifest.toml", manifest.to_toml().into_bytes()),
+    ] {
+        let path = dir.join(name);
+        write_atomic(&path, &bytes).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
+        })?;
+    }
+    Ok(())
 }
 
 /// One variant's name and its rules as TOML.

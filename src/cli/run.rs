@@ -1,0 +1,189 @@
+//! `ginlab run experiments/NAME.toml`: every (variant, pairing) of an
+//! experiment, written to `results/NAME/` (or `--out DIR`).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+use ginlab::experiment::{Amount, Experiment};
+use ginlab::report::{
+    DistributionRow, Manifest, SummaryRow, VariantRules, distribution_rows, write_result_dir,
+};
+use ginlab::sim::{Plan, Work};
+
+use super::strategies::{Named, resolve};
+use super::{Failure, progress, write_stdout};
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The experiment spec (TOML; see experiments/README.md).
+    spec: PathBuf,
+    /// Where to write the results (default: results/NAME, NAME from the spec
+    /// or the file's stem).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Worker threads (default: one per core). The output does not depend on it.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: RunArgs) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(&args.spec)
+        .map_err(|e| Failure::input(format!("reading experiment {}: {e}", args.spec.display())))?;
+    let experiment = Experiment::from_toml(&text)
+        .map_err(|e| Failure::input(format!("experiment {}: {e}", args.spec.display())))?;
+    let players: Vec<Named> = experiment
+        .players
+        .iter()
+        .map(|p| resolve(p, p))
+        .collect::<Result<_, _>>()?;
+    let name = experiment.name.clone().unwrap_or_else(|| {
+        args.spec
+            .file_stem()
+            .map_or("experiment".into(), |s| s.to_string_lossy().into_owned())
+    });
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&name));
+    if dir.exists() && !dir.is_dir() {
+        return Err(Failure::input(format!(
+            "{}: exists and is not a directory",
+            dir.display()
+        )));
+    }
+    let (work, count) = match experiment.amount {
+        Amount::Hands(n) => (Work::Hands(n), n),
+        Amount::Games(n) => (Work::Games(n), n),
+    };
+    let plans: Vec<(String, usize, usize, Plan)> = experiment
+        .variants
+        .iter()
+        .flat_map(|(variant, rules)| {
+            let work = work.clone();
+            let players = &players;
+            experiment.pairings().into_iter().map(move |(a, b)| {
+                let plan = Plan {
+                    rules: rules.clone(),
+                    profiles: [players[a].profile.clone(), players[b].profile.clone()],
+                    work: work.clone(),
+                    duplicate: experiment.duplicate,
+                    seed: experiment.seed,
+                };
+                (variant.clone(), a, b, plan)
+            })
+        })
+        .collect();
+    let total: u64 = plans.iter().map(|(.., p)| p.deals()).sum();
+    let bar = progress::bar(total, args.quiet);
+    let start = Instant::now();
+    let mut summary: Vec<SummaryRow> = Vec::new();
+    let mut distribution: Vec<DistributionRow> = Vec::new();
+    let mut offset = 0;
+    for (variant, a, b, plan) in &plans {
+        let (na, nb) = (&players[*a].name, &players[*b].name);
+        bar.set_prefix(format!("{variant} {na} v {nb}"));
+        let tallies = plan
+            .run(0..plan.deals(), args.threads, &|done| {
+                bar.set_position(offset + done)
+            })
+            .map_err(|e| Failure::Run(e.into()))?;
+        offset += plan.deals();
+        summary.push(SummaryRow::new(variant, na, nb, &tallies, plan.seed));
+        distribution.extend(distribution_rows(variant, na, nb, &tallies));
+    }
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    let manifest = Manifest {
+        ginlab_version: Manifest::VERSION,
+        git_commit: Manifest::COMMIT,
+        command: std::env::args().collect(),
+        seed: experiment.seed,
+        players: players.iter().map(|p| p.name.clone()).collect(),
+        profiles: players.iter().map(|p| p.profile.to_string()).collect(),
+        work: match experiment.amount {
+            Amount::Hands(_) => "hands".into(),
+            Amount::Games(_) => "games".into(),
+        },
+        count,
+        duplicate: experiment.duplicate,
+        variants: experiment
+            .variants
+            .iter()
+            .map(|(name, rules)| VariantRules {
+                name: name.clone(),
+                rules: rules.to_toml(),
+            })
+            .collect(),
+        experiment: Some(text),
+    };
+    write_result_dir(&dir, &summary, &distribution, &manifest)
+        .map_err(|e| Failure::Run(e.into()))?;
+    let table = table(&summary, seconds, &dir);
+    write_stdout(table.as_bytes())
+}
+
+/// A readable table of the summary rows.
+fn table(rows: &[SummaryRow], seconds: f64, dir: &Path) -> String {
+    let mut out = String::new();
+    let pct = |x: f64| format!("{:.1}", 100.0 * x);
+    writeln!(
+        out,
+        "{:<14} {:<16} {:<16} {:>8} {:>20} {:>20} {:>22} {:>6} {:>6} {:>6}",
+        "variant",
+        "A",
+        "B",
+        "hands",
+        "A hands won %",
+        "A games won %",
+        "A Elo",
+        "gin%",
+        "uc%",
+        "void%"
+    )
+    .unwrap();
+    for r in rows {
+        let games = if r.games == 0 {
+            "-".to_owned()
+        } else {
+            format!(
+                "{} [{}–{}]",
+                pct(r.a_game_win_rate),
+                pct(r.a_game_win_lo),
+                pct(r.a_game_win_hi)
+            )
+        };
+        writeln!(
+            out,
+            "{:<14} {:<16} {:<16} {:>8} {:>20} {:>20} {:>22} {:>6} {:>6} {:>6}",
+            r.variant,
+            r.player_a,
+            r.player_b,
+            r.hands,
+            format!(
+                "{} [{}–{}]",
+                pct(r.a_hand_win_rate),
+                pct(r.a_hand_win_lo),
+                pct(r.a_hand_win_hi)
+            ),
+            games,
+            format!("{:+.0} [{:+.0} {:+.0}]", r.elo, r.elo_lo, r.elo_hi),
+            pct(r.gin_rate),
+            pct(r.undercut_rate),
+            pct(r.void_rate),
+        )
+        .unwrap();
+    }
+    writeln!(
+        out,
+        "{} rows in {seconds:.1} s; written to {}",
+        rows.len(),
+        dir.display()
+    )
+    .unwrap();
+    out
+}

@@ -1,0 +1,287 @@
+//! Experiment specs (`experiments/NAME.toml`): who plays whom, under which
+//! rule variants, how much, from which seed.
+//!
+//! ```toml
+//! name = "quick"                 # optional: the results folder (default: the file's stem)
+//! seed = 1
+//! games = 2000                   # or: hands = 100000
+//! duplicate = true               # optional, default true
+//! players = ["greedy", "simple"] # profile names, files or inline profiles
+//! pairing = "head_to_head"       # or "round_robin", "gauntlet" (the first player against each other)
+//!
+//! [[variant]]                    # one table per rule variant; none means standard
+//! name = "standard"              # a preset name, or any name with `preset = ...`
+//!
+//! [[variant]]
+//! name = "oklahoma-flat"
+//! preset = "oklahoma"
+//! spade_upcard_doubles = false   # any knob of RULES.md
+//! ```
+//!
+//! Every (variant, pairing) is played from the same master seed, so all of
+//! them see the same deals (common random numbers): differences between rows
+//! are not deal luck. The spec is validated whole before anything runs.
+
+use crate::rules::{PRESETS, Rules, RulesError};
+
+/// How the players are paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pairing {
+    /// The first two players.
+    HeadToHead,
+    /// Every pair once (earlier player as A).
+    RoundRobin,
+    /// The first player against each of the others.
+    Gauntlet,
+}
+
+/// Hands or games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Amount {
+    /// Independent hands.
+    Hands(u64),
+    /// Whole games.
+    Games(u64),
+}
+
+/// A validated experiment.
+#[derive(Clone, Debug)]
+pub struct Experiment {
+    /// The results folder name.
+    pub name: Option<String>,
+    /// The master seed.
+    pub seed: u64,
+    /// How much per (variant, pairing).
+    pub amount: Amount,
+    /// Duplicate deals.
+    pub duplicate: bool,
+    /// The players as written (resolved by the caller).
+    pub players: Vec<String>,
+    /// The pairing schedule.
+    pub pairing: Pairing,
+    /// The rule variants: name and rules.
+    pub variants: Vec<(String, Rules)>,
+}
+
+/// What is wrong with an experiment spec.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExperimentError {
+    /// Not valid TOML.
+    #[error("invalid TOML: {0}")]
+    Toml(String),
+    /// A key no experiment has.
+    #[error(
+        "unknown key `{0}`: an experiment has name, seed, games or hands, duplicate, players, pairing, variant"
+    )]
+    UnknownKey(String),
+    /// A key with a value of the wrong kind or range.
+    #[error("`{key}` must be {expected}")]
+    Bad {
+        /// The key.
+        key: &'static str,
+        /// What it takes.
+        expected: &'static str,
+    },
+    /// A required key is missing.
+    #[error("missing `{0}`")]
+    Missing(&'static str),
+    /// A variant's rules are wrong.
+    #[error("variant `{name}`: {source}")]
+    Variant {
+        /// The variant's name.
+        name: String,
+        /// What is wrong.
+        #[source]
+        source: RulesError,
+    },
+}
+
+fn bad(key: &'static str, expected: &'static str) -> ExperimentError {
+    ExperimentError::Bad { key, expected }
+}
+
+fn count(value: &toml::Value, key: &'static str) -> Result<u64, ExperimentError> {
+    match value {
+        toml::Value::Integer(n) if *n > 0 => Ok(*n as u64),
+        _ => Err(bad(key, "a positive integer")),
+    }
+}
+
+impl Experiment {
+    /// Parses and validates a spec.
+    ///
+    /// # Errors
+    /// [`ExperimentError`] naming the key and what it takes.
+    pub fn from_toml(text: &str) -> Result<Experiment, ExperimentError> {
+        let table: toml::Table =
+            toml::from_str(text).map_err(|e| ExperimentError::Toml(e.to_string()))?;
+        for key in table.keys() {
+            if ![
+                "name",
+                "seed",
+                "games",
+                "hands",
+                "duplicate",
+                "players",
+                "pairing",
+                "variant",
+            ]
+            .contains(&key.as_str())
+            {
+                return Err(ExperimentError::UnknownKey(key.clone()));
+            }
+        }
+        let name = match table.get("name") {
+            None => None,
+            Some(toml::Value::String(s))
+                if !s.is_empty()
+                    && s.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) =>
+            {
+                Some(s.clone())
+            }
+            Some(_) => return Err(bad("name", "a folder name of letters, digits, - and _")),
+        };
+        let seed = match table.get("seed") {
+            Some(toml::Value::Integer(n)) if *n >= 0 => *n as u64,
+            Some(_) => return Err(bad("seed", "a non-negative integer")),
+            None => return Err(ExperimentError::Missing("seed")),
+        };
+        let amount = match (table.get("games"), table.get("hands")) {
+            (Some(g), None) => Amount::Games(count(g, "games")?),
+            (None, Some(h)) => Amount::Hands(count(h, "hands")?),
+            (Some(_), Some(_)) => {
+                return Err(bad("games", "given alone: games or hands, not both"));
+            }
+            (None, None) => return Err(ExperimentError::Missing("games or hands")),
+        };
+        let duplicate = match table.get("duplicate") {
+            None => true,
+            Some(toml::Value::Boolean(b)) => *b,
+            Some(_) => return Err(bad("duplicate", "true or false")),
+        };
+        let players: Vec<String> = match table.get("players") {
+            Some(toml::Value::Array(items)) => items
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect::<Option<_>>()
+                .ok_or_else(|| bad("players", "a list of strategy names"))?,
+            Some(_) => return Err(bad("players", "a list of strategy names")),
+            None => return Err(ExperimentError::Missing("players")),
+        };
+        let pairing = match table.get("pairing").map(|v| v.as_str()) {
+            None | Some(Some("head_to_head")) => Pairing::HeadToHead,
+            Some(Some("round_robin")) => Pairing::RoundRobin,
+            Some(Some("gauntlet")) => Pairing::Gauntlet,
+            Some(_) => {
+                return Err(bad(
+                    "pairing",
+                    "\"head_to_head\", \"round_robin\" or \"gauntlet\"",
+                ));
+            }
+        };
+        if players.len() < 2 {
+            return Err(bad("players", "at least two strategies"));
+        }
+        let variants = match table.get("variant") {
+            None => vec![("standard".to_owned(), Rules::standard())],
+            Some(toml::Value::Array(items)) if !items.is_empty() => {
+                items.iter().map(variant).collect::<Result<Vec<_>, _>>()?
+            }
+            Some(_) => return Err(bad("variant", "[[variant]] tables with a name")),
+        };
+        let mut names: Vec<&String> = variants.iter().map(|(n, _)| n).collect();
+        names.sort();
+        names.dedup();
+        if names.len() != variants.len() {
+            return Err(bad("variant", "tables with distinct names"));
+        }
+        Ok(Experiment {
+            name,
+            seed,
+            amount,
+            duplicate,
+            players,
+            pairing,
+            variants,
+        })
+    }
+
+    /// The pairings as (A, B) indices into `players`.
+    #[must_use]
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.players.len();
+        match self.pairing {
+            Pairing::HeadToHead => vec![(0, 1)],
+            Pairing::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+            Pairing::RoundRobin => (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect(),
+        }
+    }
+}
+
+fn variant(value: &toml::Value) -> Result<(String, Rules), ExperimentError> {
+    let table = value
+        .as_table()
+        .ok_or_else(|| bad("variant", "[[variant]] tables with a name"))?;
+    let name = table
+        .get("name")
+        .and_then(|v| v.as_str())
+        .ok_or_else(|| bad("variant", "[[variant]] tables with a name"))?
+        .to_owned();
+    let mut knobs = table.clone();
+    knobs.remove("name");
+    if !knobs.contains_key("preset") && PRESETS.contains(&name.as_str()) {
+        knobs.insert("preset".into(), toml::Value::String(name.clone()));
+    }
+    let rules = Rules::from_toml(&toml::to_string(&knobs).expect("a TOML table serialises"))
+        .map_err(|source| ExperimentError::Variant {
+            name: name.clone(),
+            source,
+        })?;
+    Ok((name, rules))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_spec() {
+        let e = Experiment::from_toml(
+            "seed = 3\ngames = 10\nplayers = [\"greedy\", \"simple\", \"random\"]\npairing = \"round_robin\"\n\
+             [[variant]]\nname = \"hoyle\"\n[[variant]]\nname = \"flat\"\npreset = \"oklahoma\"\nspade_upcard_doubles = false\n",
+        )
+        .unwrap();
+        assert_eq!(e.amount, Amount::Games(10));
+        assert!(e.duplicate);
+        assert_eq!(e.pairings(), vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(e.variants[0], ("hoyle".into(), Rules::hoyle()));
+        assert!(!e.variants[1].1.spade_upcard_doubles && e.variants[1].1.game_target == 150);
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let e = |t: &str| Experiment::from_toml(t).unwrap_err().to_string();
+        let base = "seed = 1\ngames = 5\nplayers = [\"greedy\", \"simple\"]\n";
+        assert!(e(&format!("{base}gmaes = 3")).contains("unknown key `gmaes`"));
+        assert!(e("games = 5\nplayers = [\"a\", \"b\"]").contains("missing `seed`"));
+        assert!(e("seed = 1\nplayers = [\"a\", \"b\"]").contains("games or hands"));
+        assert!(e("seed = 1\ngames = 0\nplayers = [\"a\", \"b\"]").contains("positive integer"));
+        assert!(e("seed = 1\ngames = 5\nplayers = [\"a\"]").contains("at least two"));
+        assert!(e(&format!("{base}pairing = \"swiss\"")).contains("round_robin"));
+        assert!(
+            e(&format!("{base}[[variant]]\nname = \"x\"\ngin_bonsu = 3"))
+                .contains("variant `x`: unknown knob `gin_bonsu`")
+        );
+        assert!(
+            e(&format!(
+                "{base}[[variant]]\nname = \"hoyle\"\n[[variant]]\nname = \"hoyle\""
+            ))
+            .contains("distinct")
+        );
+        assert!(e(&format!("{base}name = \"../x\"")).contains("folder name"));
+        assert!(e("seed = ").contains("invalid TOML"));
+    }
+}
