@@ -1,4 +1,4 @@
-//! Self-play throughput: `selfplay/hand/<A>_vs_<B>` plays one hand (deal,
+//! Self-play throughput: `selfplay/<A>_vs_<B>` plays one hand (deal,
 //! play, showdown, scoring) per element, single-threaded, under `standard`.
 //! Decks are pre-shuffled from a fixed seed outside the timed loop; the sum
 //! of hand points is asserted so a fast wrong engine fails.
@@ -42,7 +42,7 @@ fn bench_selfplay(c: &mut Criterion) {
         let profiles: [Profile; 2] = [a.parse().unwrap(), b.parse().unwrap()];
         let expected = play_all(&rules, &decks, [&profiles[0], &profiles[1]]);
         group.bench_with_input(
-            BenchmarkId::new("hand", format!("{a}_vs_{b}")),
+            BenchmarkId::from_parameter(format!("{a}_vs_{b}")),
             &decks,
             |bench, decks| {
                 bench.iter(|| {
