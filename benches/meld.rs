@@ -2,9 +2,9 @@
 //! `meld/best_discard_11`, `meld/showdown`.
 //!
 //! Inputs are generated from a fixed seed outside the timed loop, in two kinds:
-//! `uniform` (random hands from a shuffled deck) and `played` (hands from a
-//! greedy draw-and-discard playout, so lower deadwood and more melds, as in
-//! real play). Each iteration solves a batch of 1024 hands; the throughput is
+//! `uniform` (random hands from a shuffled deck) and `played` (hands held at
+//! real decisions in greedy-vs-greedy hands through the engine, so lower
+//! deadwood and more melds; the showdown inputs are the knocks of those hands). Each iteration solves a batch of 1024 hands; the throughput is
 //! in hands, so criterion's "time per element" is the time per hand. A
 //! checksum over the batch is asserted so a fast wrong answer fails.
 //!
@@ -13,6 +13,9 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use ginlab::engine::{Action, Deck, Hand, HandOutcome, Phase, Seat};
+use ginlab::rules::Rules;
+use ginlab::strategy::Profile;
 use ginlab::{Card, CardSet, meld};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -33,71 +36,77 @@ fn uniform_hands(size: usize, seed: u64) -> Vec<CardSet> {
         .collect()
 }
 
-/// What a playout visitor wants next.
-enum Step {
-    /// Play on.
-    Next,
-    /// Deal a new hand.
-    NewDeal,
-    /// Stop playing.
-    Done,
-}
-
-/// Two greedy players draw from the stock and shed their best discard. Each
-/// call to `visit` sees (the player's 11 cards after drawing, the opponent's
-/// 10) from the fifth turn on.
-fn playouts(seed: u64, mut visit: impl FnMut(CardSet, CardSet) -> Step) {
+/// Hands from real play: greedy against greedy under the standard rules,
+/// through the engine. `visit` sees every 11-card hand a player holds when it
+/// ends a turn (with the opponent's 10 cards) and, when a hand ends in a
+/// knock, the knocker's and defender's 10 cards; it returns false to stop.
+fn played(seed: u64, mut visit: impl FnMut(Seen) -> bool) {
+    let rules = Rules::standard();
+    let greedy: Profile = "greedy".parse().unwrap();
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    loop {
-        let deck = shuffled_deck(&mut rng);
-        let mut hands = [
-            deck[..10].iter().copied().collect::<CardSet>(),
-            deck[10..20].iter().copied().collect::<CardSet>(),
-        ];
-        for (turn, &card) in deck[20..50].iter().enumerate() {
-            let seat = turn % 2;
-            let drawn = hands[seat].with(card);
-            if turn >= 4 {
-                match visit(drawn, hands[1 - seat]) {
-                    Step::Next => {}
-                    Step::NewDeal => break,
-                    Step::Done => return,
+    for deal in 0.. {
+        let deck = Deck::shuffled(&mut rng);
+        let mut players = [greedy.build(1), greedy.build(2)];
+        let mut hand = Hand::new(&rules, &deck, Seat::ALL[deal % 2], [0, 0]).unwrap();
+        while let Some(seat) = hand.phase().seat() {
+            let view = hand.view(seat);
+            let player = &mut players[seat.index()];
+            let action = match view.phase {
+                Phase::UpcardOffer { .. } => Action::TakeUpcard(player.take_upcard(&view)),
+                Phase::Draw { .. } | Phase::LastChance { .. } => Action::Draw(player.draw(&view)),
+                Phase::EndTurn { .. } => {
+                    if !visit(Seen::Turn(view.hand)) {
+                        return;
+                    }
+                    Action::EndTurn(player.end_turn(&view))
                 }
-            }
-            hands[seat] = drawn.without(meld::best_discard(drawn).unwrap().card);
+                Phase::Over => unreachable!(),
+            };
+            hand.apply(seat, action).unwrap();
+        }
+        if let Some(HandOutcome::Showdown { showdown, .. }) = hand.outcome()
+            && !showdown.is_big_gin()
+            && !visit(Seen::Knock(
+                showdown.knocker.hand(),
+                showdown.defender.hand() | showdown.layoffs,
+            ))
+        {
+            return;
         }
     }
 }
 
-fn full_or(batch: usize, otherwise: Step) -> Step {
-    if batch < BATCH { otherwise } else { Step::Done }
+/// What [`played`] shows.
+enum Seen {
+    /// 11 cards ending a turn.
+    Turn(CardSet),
+    /// A knock: the knocker's 10 cards and the defender's 10.
+    Knock(CardSet, CardSet),
 }
 
 fn played_hands(size: usize, seed: u64) -> Vec<CardSet> {
     let mut hands = Vec::with_capacity(BATCH);
-    playouts(seed, |drawn, _| {
-        let hand = if size == 11 {
-            drawn
-        } else {
-            drawn.without(meld::best_discard(drawn).unwrap().card)
-        };
-        hands.push(hand);
-        full_or(hands.len(), Step::Next)
+    played(seed, |seen| {
+        if let Seen::Turn(eleven) = seen {
+            let hand = if size == 11 {
+                eleven
+            } else {
+                eleven.without(meld::best_discard(eleven).unwrap().card)
+            };
+            hands.push(hand);
+        }
+        hands.len() < BATCH
     });
     hands
 }
 
-/// Knock situations: the first time in a deal that a player's 10 cards after
-/// the best discard reach deadwood ≤ 10, with the opponent's 10 cards.
 fn knocks(seed: u64) -> Vec<(CardSet, CardSet)> {
     let mut knocks = Vec::with_capacity(BATCH);
-    playouts(seed, |drawn, other| {
-        let discard = meld::best_discard(drawn).unwrap();
-        if discard.deadwood > 10 {
-            return Step::Next;
+    played(seed, |seen| {
+        if let Seen::Knock(knocker, defender) = seen {
+            knocks.push((knocker, defender));
         }
-        knocks.push((drawn.without(discard.card), other));
-        full_or(knocks.len(), Step::NewDeal)
+        knocks.len() < BATCH
     });
     knocks
 }
