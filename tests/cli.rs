@@ -774,3 +774,163 @@ fn run_errors() {
         &["reading experiment"],
     );
 }
+
+fn out_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ginlab-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn same_results(x: &std::path::Path, y: &std::path::Path) {
+    for name in ["summary.csv", "distribution.csv", "tallies.json"] {
+        let (a, b) = (
+            std::fs::read(x.join(name)).unwrap(),
+            std::fs::read(y.join(name)).unwrap(),
+        );
+        assert!(
+            a == b,
+            "{name} differs between {} and {}",
+            x.display(),
+            y.display()
+        );
+    }
+}
+
+#[test]
+fn shards_merge_into_the_single_run() {
+    let base = out_dir("shards");
+    let args = [
+        "match", "greedy", "simple", "--games", "90", "--seed", "21", "--quiet", "--out",
+    ];
+    let whole = base.join("whole");
+    ginlab().args(args).arg(&whole).assert().success();
+    let shards: Vec<_> = (1..=3).map(|k| base.join(format!("s{k}"))).collect();
+    for (k, dir) in shards.iter().enumerate() {
+        ginlab()
+            .args(args)
+            .arg(dir)
+            .args(["--shard", &format!("{}/3", k + 1)])
+            .assert()
+            .success();
+    }
+    let merged = base.join("merged");
+    ginlab()
+        .arg("merge")
+        .args([&shards[2], &shards[0], &shards[1]])
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .success();
+    same_results(&whole, &merged);
+    // A missing or foreign shard is refused.
+    rejects(
+        &[
+            "merge",
+            shards[0].to_str().unwrap(),
+            shards[1].to_str().unwrap(),
+            "--out",
+            base.join("m").to_str().unwrap(),
+        ],
+        "",
+        &["shard 3/3 is missing"],
+    );
+    let other = base.join("other");
+    ginlab()
+        .args([
+            "match", "greedy", "simple", "--games", "90", "--seed", "22", "--quiet", "--shard",
+            "3/3", "--out",
+        ])
+        .arg(&other)
+        .assert()
+        .success();
+    rejects(
+        &[
+            "merge",
+            shards[0].to_str().unwrap(),
+            shards[1].to_str().unwrap(),
+            other.to_str().unwrap(),
+            "--out",
+            base.join("m").to_str().unwrap(),
+        ],
+        "",
+        &["not a shard of the same run"],
+    );
+    rejects(
+        &[
+            "match",
+            "greedy",
+            "simple",
+            "--games",
+            "9",
+            "--shard",
+            "4/3",
+            "--out",
+            base.join("x").to_str().unwrap(),
+        ],
+        "",
+        &["K/N"],
+    );
+    rejects(
+        &[
+            "match", "greedy", "simple", "--games", "9", "--shard", "1/3",
+        ],
+        "",
+        &["--out"],
+    );
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_same_output() {
+    let base = out_dir("resume");
+    let args = [
+        "match",
+        "greedy",
+        "random:knock_prob=1",
+        "--hands",
+        "120000",
+        "--seed",
+        "3",
+        "--quiet",
+        "--threads",
+        "2",
+        "--out",
+    ];
+    let whole = base.join("whole");
+    ginlab().args(args).arg(&whole).assert().success();
+    let cut = base.join("cut");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ginlab"))
+        .args(args)
+        .arg(&cut)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once it has checkpointed at least one block.
+    let checkpoint = cut.join("checkpoint.json");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !checkpoint.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(checkpoint.exists(), "no checkpoint was written");
+    assert!(
+        !cut.join("summary.csv").exists(),
+        "the run finished before it was killed"
+    );
+    // Without --resume the unfinished run is not silently overwritten.
+    rejects(
+        &[&args[..], &[cut.to_str().unwrap()]].concat(),
+        "",
+        &["--resume"],
+    );
+    ginlab()
+        .args(args)
+        .arg(&cut)
+        .arg("--resume")
+        .assert()
+        .success();
+    same_results(&whole, &cut);
+    assert!(!checkpoint.exists());
+    std::fs::remove_dir_all(&base).unwrap();
+}

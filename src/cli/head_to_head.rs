@@ -7,13 +7,14 @@ use std::time::Instant;
 
 use clap::Args;
 use ginlab::engine::{Deck, Seat};
-use ginlab::report::{Manifest, SummaryRow, VariantRules, distribution_rows, write_result_dir};
+use ginlab::report::{Manifest, VariantRules};
 use ginlab::sim::{Plan, Tallies, Work};
 use ginlab::stats::{Z95, elo_interval, wilson};
 
+use super::job::{self, Row, Shard};
 use super::rules::RulesArgs;
 use super::strategies::resolve;
-use super::{Failure, write_stdout};
+use super::{Failure, progress, write_stdout};
 
 #[derive(Debug, Args)]
 pub struct MatchArgs {
@@ -46,10 +47,20 @@ pub struct MatchArgs {
     /// Play every deal once instead of twice with the seats swapped.
     #[arg(long)]
     no_duplicate: bool,
-    /// Write summary.csv, distribution.csv and manifest.toml into DIR
-    /// (created if needed; existing files are replaced whole).
+    /// Write summary.csv, distribution.csv, manifest.toml and tallies.json
+    /// into DIR (created if needed; existing files are replaced whole).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Play only the K-th of N slices of the deals (needs --out); combine the
+    /// N outputs with `ginlab merge`.
+    #[arg(long, value_name = "K/N", requires = "out")]
+    shard: Option<Shard>,
+    /// Continue an interrupted run from the checkpoint in --out.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -102,29 +113,60 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let plan = Plan {
+    let mut plan = Plan {
         rules,
         profiles: [a, b],
         work,
         duplicate: !args.no_duplicate,
         seed,
     };
+    let variant = variant_name(&args.rules);
     let start = Instant::now();
-    let tallies = plan
-        .run(0..plan.deals(), args.threads, &|_| {})
-        .map_err(|e| Failure::Run(e.into()))?;
+    let tallies = match &args.out {
+        Some(dir) => {
+            let manifest = manifest(&variant, &plan, &names, &args);
+            let rows = [Row {
+                variant: variant.clone(),
+                players: names.clone(),
+                plan,
+            }];
+            let shard = args.shard.unwrap_or(Shard::ALL);
+            let mut tallies = job::play(
+                &rows,
+                shard,
+                dir,
+                args.resume,
+                args.threads,
+                args.quiet,
+                &manifest,
+            )?;
+            let [row] = rows;
+            plan = row.plan;
+            tallies.remove(0)
+        }
+        None => {
+            let bar = progress::bar(plan.deals(), args.quiet);
+            let tallies = plan
+                .run(0..plan.deals(), args.threads, &|done| {
+                    bar.set_position(done)
+                })
+                .map_err(|e| Failure::Run(e.into()))?;
+            bar.finish_and_clear();
+            tallies
+        }
+    };
     let seconds = start.elapsed().as_secs_f64();
     let threads = if args.threads == 0 {
         rayon_threads()
     } else {
         args.threads
     };
-    let variant = variant_name(&args.rules);
-    if let Some(dir) = &args.out {
-        write_results(dir, &variant, &plan, &names, &tallies, &args)?;
-    }
     let text = report(&tallies, &plan, &names, &variant, seconds, threads);
     write_stdout(text.as_bytes())
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The variant's name: the preset or file, plus any `--rule` overrides.
@@ -138,34 +180,18 @@ fn variant_name(rules: &RulesArgs) -> String {
         .join("+")
 }
 
-fn write_results(
-    dir: &Path,
-    variant: &str,
-    plan: &Plan,
-    names: &[String; 2],
-    t: &Tallies,
-    args: &MatchArgs,
-) -> Result<(), Failure> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Failure::input(format!(
-            "--out {}: exists and is not a directory",
-            dir.display()
-        )));
-    }
-    let [a, b] = names.clone();
-    let summary = [SummaryRow::new(variant, &a, &b, t, plan.seed)];
-    let distribution = distribution_rows(variant, &a, &b, t);
+fn manifest(variant: &str, plan: &Plan, names: &[String; 2], args: &MatchArgs) -> Manifest {
     let (work, count) = match (&plan.work, args.hands, args.games) {
         (Work::Hands(n), ..) => ("hands", *n),
         (Work::Games(n), ..) => ("games", *n),
         (Work::Decks { decks, .. }, ..) => ("decks", decks.len() as u64),
     };
-    let manifest = Manifest {
+    Manifest {
         ginlab_version: Manifest::VERSION,
         git_commit: Manifest::COMMIT,
         command: std::env::args().collect(),
         seed: plan.seed,
-        players: vec![a, b],
+        players: names.to_vec(),
         profiles: plan.profiles.iter().map(ToString::to_string).collect(),
         work: work.to_owned(),
         count,
@@ -175,12 +201,7 @@ fn write_results(
             rules: plan.rules.to_toml(),
         }],
         experiment: None,
-    };
-    write_result_dir(dir, &summary, &distribution, &manifest).map_err(|e| Failure::Run(e.into()))
-}
-
-fn rayon_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
 }
 
 fn report(

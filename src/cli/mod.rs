@@ -2,6 +2,7 @@
 //! parses its flags into library values and calls the library.
 
 mod head_to_head;
+mod job;
 mod progress;
 mod rules;
 mod run;
@@ -33,6 +34,8 @@ enum Command {
     Match(head_to_head::MatchArgs),
     /// Run an experiment spec (experiments/NAME.toml) into results/NAME/.
     Run(run::RunArgs),
+    /// Combine the outputs of --shard K/N runs into the result one run would give.
+    Merge(run::MergeArgs),
     /// Print a rule set's every knob as TOML (a preset, or a file plus overrides).
     Rules(rules::PrintRulesArgs),
 }
@@ -45,6 +48,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Rules(args) => rules::run(args),
         Command::Match(args) => head_to_head::run(args),
         Command::Run(args) => run::run(args),
+        Command::Merge(args) => run::merge(args),
     }
 }
 

@@ -7,13 +7,12 @@ use std::time::Instant;
 
 use clap::Args;
 use ginlab::experiment::{Amount, Experiment};
-use ginlab::report::{
-    DistributionRow, Manifest, SummaryRow, VariantRules, distribution_rows, write_result_dir,
-};
+use ginlab::report::{Manifest, SummaryRow, VariantRules};
 use ginlab::sim::{Plan, Work};
 
+use super::job::{self, Row, Shard};
 use super::strategies::{Named, resolve};
-use super::{Failure, progress, write_stdout};
+use super::{Failure, write_stdout};
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -29,6 +28,13 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    /// Play only the K-th of N slices of every row's deals; combine the N
+    /// outputs with `ginlab merge`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Continue an interrupted run from the checkpoint in the output folder.
+    #[arg(long)]
+    resume: bool,
 }
 
 pub fn run(args: RunArgs) -> Result<(), Failure> {
@@ -60,44 +66,25 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
         Amount::Hands(n) => (Work::Hands(n), n),
         Amount::Games(n) => (Work::Games(n), n),
     };
-    let plans: Vec<(String, usize, usize, Plan)> = experiment
+    let rows: Vec<Row> = experiment
         .variants
         .iter()
         .flat_map(|(variant, rules)| {
             let work = work.clone();
             let players = &players;
-            experiment.pairings().into_iter().map(move |(a, b)| {
-                let plan = Plan {
+            experiment.pairings().into_iter().map(move |(a, b)| Row {
+                variant: variant.clone(),
+                players: [players[a].name.clone(), players[b].name.clone()],
+                plan: Plan {
                     rules: rules.clone(),
                     profiles: [players[a].profile.clone(), players[b].profile.clone()],
                     work: work.clone(),
                     duplicate: experiment.duplicate,
                     seed: experiment.seed,
-                };
-                (variant.clone(), a, b, plan)
+                },
             })
         })
         .collect();
-    let total: u64 = plans.iter().map(|(.., p)| p.deals()).sum();
-    let bar = progress::bar(total, args.quiet);
-    let start = Instant::now();
-    let mut summary: Vec<SummaryRow> = Vec::new();
-    let mut distribution: Vec<DistributionRow> = Vec::new();
-    let mut offset = 0;
-    for (variant, a, b, plan) in &plans {
-        let (na, nb) = (&players[*a].name, &players[*b].name);
-        bar.set_prefix(format!("{variant} {na} v {nb}"));
-        let tallies = plan
-            .run(0..plan.deals(), args.threads, &|done| {
-                bar.set_position(offset + done)
-            })
-            .map_err(|e| Failure::Run(e.into()))?;
-        offset += plan.deals();
-        summary.push(SummaryRow::new(variant, na, nb, &tallies, plan.seed));
-        distribution.extend(distribution_rows(variant, na, nb, &tallies));
-    }
-    bar.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
     let manifest = Manifest {
         ginlab_version: Manifest::VERSION,
         git_commit: Manifest::COMMIT,
@@ -121,14 +108,28 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
             .collect(),
         experiment: Some(text),
     };
-    write_result_dir(&dir, &summary, &distribution, &manifest)
-        .map_err(|e| Failure::Run(e.into()))?;
-    let table = table(&summary, seconds, &dir);
-    write_stdout(table.as_bytes())
+    let start = Instant::now();
+    let shard = args.shard.unwrap_or(Shard::ALL);
+    let tallies = job::play(
+        &rows,
+        shard,
+        &dir,
+        args.resume,
+        args.threads,
+        args.quiet,
+        &manifest,
+    )?;
+    let seconds = start.elapsed().as_secs_f64();
+    let summary: Vec<SummaryRow> = rows
+        .iter()
+        .zip(&tallies)
+        .map(|(r, t)| SummaryRow::new(&r.variant, &r.players[0], &r.players[1], t, r.plan.seed))
+        .collect();
+    write_stdout(table(&summary, seconds, &dir).as_bytes())
 }
 
 /// A readable table of the summary rows.
-fn table(rows: &[SummaryRow], seconds: f64, dir: &Path) -> String {
+pub fn table(rows: &[SummaryRow], seconds: f64, dir: &Path) -> String {
     let mut out = String::new();
     let pct = |x: f64| format!("{:.1}", 100.0 * x);
     writeln!(
@@ -186,4 +187,21 @@ fn table(rows: &[SummaryRow], seconds: f64, dir: &Path) -> String {
     )
     .unwrap();
     out
+}
+
+/// `ginlab merge DIR... --out DIR`
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shard output folders (each with tallies.json and manifest.toml).
+    #[arg(required = true, num_args = 1..)]
+    shards: Vec<PathBuf>,
+    /// Where to write the merged result.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+pub fn merge(args: MergeArgs) -> Result<(), Failure> {
+    let start = Instant::now();
+    let summary = job::merge(&args.shards, &args.out)?;
+    write_stdout(table(&summary, start.elapsed().as_secs_f64(), &args.out).as_bytes())
 }

@@ -400,7 +400,7 @@ pub fn write_result_dir(
     dir: &Path,
     summary: &[SummaryRow],
     distribution: &[DistributionRow],
-    manifest: &Manifest,
+    manifest_toml: &str,
 ) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let summary = csv_bytes(summary, SUMMARY_COLUMNS).map_err(std::io::Error::other)?;
@@ -409,7 +409,7 @@ pub fn write_result_dir(
     for (name, bytes) in [
         ("summary.csv", summary),
         ("distribution.csv", distribution),
-        ("manifest.toml", manifest.to_toml().into_bytes()),
+        ("manifest.toml", manifest_toml.as_bytes().to_vec()),
     ] {
         let path = dir.join(name);
         write_atomic(&path, &bytes).map_err(|e| {

@@ -1,0 +1,366 @@
+//! A job: the rows (variant × pairing) of a `match` or `run`, played into a
+//! result directory, with shards, merging and resuming.
+//!
+//! Besides the CSV files and the manifest, a result directory keeps
+//! `tallies.json`: every row's raw integer tallies, the deal ranges they
+//! cover, and a fingerprint of everything that decides the results (seed,
+//! profiles, rules, amount, duplicate). Because tallies merge exactly:
+//!
+//! - `--shard K/N` plays the K-th of N contiguous slices of every row's deals;
+//!   `ginlab merge` sums shards with one fingerprint that cover every slice
+//!   once, and writes what a single run writes, byte for byte;
+//! - while running, the tallies of finished blocks of deals are written to
+//!   `checkpoint.json` after every block; `--resume` continues from it and
+//!   ends with the same files as an uninterrupted run.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use ginlab::report::{
+    DistributionRow, Manifest, SummaryRow, distribution_rows, write_atomic, write_result_dir,
+};
+use ginlab::sim::{Plan, Tallies};
+use serde::{Deserialize, Serialize};
+
+use super::{Failure, progress};
+
+/// One row: a variant and a pairing, and the plan that plays it.
+pub struct Row {
+    pub variant: String,
+    pub players: [String; 2],
+    pub plan: Plan,
+}
+
+/// `K/N`: which slice of the deals this process plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("`{text}`: a shard is K/N with 1 ≤ K ≤ N, e.g. 2/8");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse::<u64>().map_err(|_| bad())?,
+            n.trim().parse::<u64>().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// The whole run.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// This shard's slice of `0..deals`.
+    fn slice(self, deals: u64) -> Range<u64> {
+        let at = |k: u64| (deals as u128 * k as u128 / self.count as u128) as u64;
+        at(self.index - 1)..at(self.index)
+    }
+}
+
+/// What `tallies.json` and `checkpoint.json` hold.
+#[derive(Debug, Serialize, Deserialize)]
+struct State {
+    /// Everything that decides the results; shards and checkpoints must match it.
+    fingerprint: String,
+    /// The shard this state belongs to.
+    shard: Shard,
+    /// Per row: the deals covered (sorted, disjoint ranges) and their tallies.
+    rows: Vec<RowState>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct RowState {
+    variant: String,
+    players: [String; 2],
+    seed: u64,
+    covered: Vec<Range<u64>>,
+    tallies: Tallies,
+}
+
+/// The fingerprint of a job: seed, profiles, rules, amount and duplicate of
+/// every row, in order.
+fn fingerprint(rows: &[Row]) -> String {
+    rows.iter()
+        .map(|r| {
+            format!(
+                "{} | {} | {} | {:?} | duplicate={} | seed={}\n{}",
+                r.variant,
+                r.plan.profiles[0],
+                r.plan.profiles[1],
+                work_text(&r.plan),
+                r.plan.duplicate,
+                r.plan.seed,
+                r.plan.rules.to_toml()
+            )
+        })
+        .collect()
+}
+
+fn work_text(plan: &Plan) -> String {
+    match &plan.work {
+        ginlab::sim::Work::Hands(n) => format!("hands={n}"),
+        ginlab::sim::Work::Games(n) => format!("games={n}"),
+        ginlab::sim::Work::Decks { decks, dealer } => {
+            let all: String = decks.iter().map(|d| format!("{d}\n")).collect();
+            format!("decks={} dealer={dealer} {all}", decks.len())
+        }
+    }
+}
+
+fn read_state(path: &Path) -> Result<State, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::input(format!("reading {}: {e}", path.display())))?;
+    serde_json::from_str(&text)
+        .map_err(|e| Failure::input(format!("{}: not a ginlab state file: {e}", path.display())))
+}
+
+fn write_state(path: &Path, state: &State) -> Result<(), Failure> {
+    let json = serde_json::to_vec(state).map_err(|e| Failure::Run(e.into()))?;
+    write_atomic(path, &json)
+        .map_err(|e| Failure::Run(anyhow::anyhow!("writing {}: {e}", path.display())))
+}
+
+/// Deals per checkpoint block (the result does not depend on it).
+const BLOCK: u64 = 1 << 14;
+
+/// Plays `rows` (this `shard` of them) into `dir`, resuming from its
+/// checkpoint if asked; returns each row's tallies.
+pub fn play(
+    rows: &[Row],
+    shard: Shard,
+    dir: &Path,
+    resume: bool,
+    threads: usize,
+    quiet: bool,
+    manifest: &Manifest,
+) -> Result<Vec<Tallies>, Failure> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Failure::input(format!(
+            "{}: exists and is not a directory",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::Run(anyhow::anyhow!("creating {}: {e}", dir.display())))?;
+    let checkpoint = dir.join("checkpoint.json");
+    let print = fingerprint(rows);
+    let mut state = State {
+        fingerprint: print.clone(),
+        shard,
+        rows: rows
+            .iter()
+            .map(|r| RowState {
+                variant: r.variant.clone(),
+                players: r.players.clone(),
+                seed: r.plan.seed,
+                covered: Vec::new(),
+                tallies: Tallies::default(),
+            })
+            .collect(),
+    };
+    if resume {
+        if !checkpoint.is_file() {
+            return Err(Failure::input(format!(
+                "--resume: no checkpoint in {} (nothing to resume; run without --resume)",
+                dir.display()
+            )));
+        }
+        let saved = read_state(&checkpoint)?;
+        if saved.fingerprint != print || saved.shard != shard {
+            return Err(Failure::input(format!(
+                "--resume: the checkpoint in {} is from a different run (other players, rules, amount, seed or shard)",
+                dir.display()
+            )));
+        }
+        state = saved;
+    } else if checkpoint.is_file() {
+        return Err(Failure::input(format!(
+            "{} holds an unfinished run: add --resume to continue it, or remove {}",
+            dir.display(),
+            checkpoint.display()
+        )));
+    }
+    let slices: Vec<Range<u64>> = rows.iter().map(|r| shard.slice(r.plan.deals())).collect();
+    let total: u64 = slices.iter().map(|s| s.end - s.start).sum();
+    let done_before: u64 = state
+        .rows
+        .iter()
+        .flat_map(|r| &r.covered)
+        .map(|c| c.end - c.start)
+        .sum();
+    let bar = progress::bar(total, quiet);
+    bar.set_position(done_before);
+    for (i, row) in rows.iter().enumerate() {
+        bar.set_prefix(format!(
+            "{} {} v {}",
+            row.variant, row.players[0], row.players[1]
+        ));
+        let mut next = state.rows[i]
+            .covered
+            .last()
+            .map_or(slices[i].start, |c| c.end);
+        while next < slices[i].end {
+            let block = next..(next + BLOCK).min(slices[i].end);
+            let offset = bar.position();
+            let tallies = row
+                .plan
+                .run(block.clone(), threads, &|done| {
+                    bar.set_position(offset + done)
+                })
+                .map_err(|e| Failure::Run(e.into()))?;
+            let saved = &mut state.rows[i];
+            saved.tallies.merge(&tallies);
+            match saved.covered.last_mut() {
+                Some(last) if last.end == block.start => last.end = block.end,
+                _ => saved.covered.push(block.clone()),
+            }
+            next = block.end;
+            write_state(&checkpoint, &state)?;
+        }
+    }
+    bar.finish_and_clear();
+    finish(&state, dir, &manifest.to_toml())?;
+    std::fs::remove_file(&checkpoint)
+        .map_err(|e| Failure::Run(anyhow::anyhow!("removing {}: {e}", checkpoint.display())))?;
+    Ok(state.rows.into_iter().map(|r| r.tallies).collect())
+}
+
+/// Writes the result files for a finished state: the CSVs, `tallies.json`
+/// and the manifest (last).
+fn finish(state: &State, dir: &Path, manifest_toml: &str) -> Result<Vec<SummaryRow>, Failure> {
+    let summary: Vec<SummaryRow> = state
+        .rows
+        .iter()
+        .map(|r| SummaryRow::new(&r.variant, &r.players[0], &r.players[1], &r.tallies, r.seed))
+        .collect();
+    let distribution: Vec<DistributionRow> = state
+        .rows
+        .iter()
+        .flat_map(|r| distribution_rows(&r.variant, &r.players[0], &r.players[1], &r.tallies))
+        .collect();
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::Run(anyhow::anyhow!("creating {}: {e}", dir.display())))?;
+    write_state(&dir.join("tallies.json"), state)?;
+    write_result_dir(dir, &summary, &distribution, manifest_toml)
+        .map_err(|e| Failure::Run(e.into()))?;
+    Ok(summary)
+}
+
+/// `ginlab merge DIR... --out DIR`: shards of one run into its result.
+pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Vec<SummaryRow>, Failure> {
+    let mut states = Vec::new();
+    let mut manifest_text = None;
+    for dir in inputs {
+        states.push(read_state(&dir.join("tallies.json"))?);
+        if manifest_text.is_none() {
+            manifest_text = Some(std::fs::read_to_string(dir.join("manifest.toml")).map_err(
+                |e| Failure::input(format!("reading {}/manifest.toml: {e}", dir.display())),
+            )?);
+        }
+    }
+    let first = &states[0];
+    let count = first.shard.count;
+    let mut seen = vec![false; count as usize];
+    for (state, dir) in states.iter().zip(inputs) {
+        if state.fingerprint != first.fingerprint || state.shard.count != count {
+            return Err(Failure::input(format!(
+                "{}: not a shard of the same run as {} (players, rules, amount, seed or shard count differ)",
+                dir.display(),
+                inputs[0].display()
+            )));
+        }
+        let k = state.shard.index as usize - 1;
+        if seen[k] {
+            return Err(Failure::input(format!(
+                "shard {}/{count} given twice ({})",
+                k + 1,
+                dir.display()
+            )));
+        }
+        seen[k] = true;
+    }
+    if let Some(missing) = seen.iter().position(|s| !s) {
+        return Err(Failure::input(format!(
+            "shard {}/{count} is missing",
+            missing + 1
+        )));
+    }
+    let mut merged = State {
+        fingerprint: first.fingerprint.clone(),
+        shard: Shard::ALL,
+        rows: first
+            .rows
+            .iter()
+            .map(|r| RowState {
+                variant: r.variant.clone(),
+                players: r.players.clone(),
+                seed: r.seed,
+                covered: Vec::new(),
+                tallies: Tallies::default(),
+            })
+            .collect(),
+    };
+    for state in &states {
+        for (into, from) in merged.rows.iter_mut().zip(&state.rows) {
+            into.tallies.merge(&from.tallies);
+            into.covered.extend(from.covered.iter().cloned());
+        }
+    }
+    for row in &mut merged.rows {
+        row.covered.sort_by_key(|r| r.start);
+        row.covered.dedup_by(|b, a| {
+            let touch = a.end == b.start;
+            if touch {
+                a.end = b.end;
+            }
+            touch
+        });
+    }
+    // The first shard's manifest, with a note saying how it was merged.
+    let note = format!(
+        "# Merged by `{}` from {count} shards:\n{}",
+        std::env::args().collect::<Vec<_>>().join(" "),
+        inputs
+            .iter()
+            .map(|d| format!("#   {}\n", d.display()))
+            .collect::<String>()
+    );
+    finish(
+        &merged,
+        out,
+        &format!("{note}{}", manifest_text.expect("at least one input")),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_tile_the_deals() {
+        for deals in [0u64, 1, 7, 100, 1001] {
+            for count in 1..=9 {
+                let mut next = 0;
+                for index in 1..=count {
+                    let s = Shard { index, count }.slice(deals);
+                    assert_eq!(s.start, next);
+                    next = s.end;
+                }
+                assert_eq!(next, deals);
+            }
+        }
+        assert!("0/3".parse::<Shard>().is_err());
+        assert!("4/3".parse::<Shard>().is_err());
+        assert!("2".parse::<Shard>().is_err());
+        assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
+    }
+}
