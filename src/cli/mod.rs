@@ -9,6 +9,7 @@ mod run;
 mod showdown;
 mod solve;
 mod strategies;
+mod study;
 
 use std::fmt::Display;
 use std::io::{self, Read};
@@ -36,6 +37,10 @@ enum Command {
     Run(run::RunArgs),
     /// Combine the outputs of --shard K/N runs into the result one run would give.
     Merge(run::MergeArgs),
+    /// Vary one strategy parameter over a grid against a fixed opponent, per variant.
+    Sweep(study::SweepArgs),
+    /// One strategy in both seats across rule variants: how balanced each variant is.
+    Balance(study::BalanceArgs),
     /// Print a rule set's every knob as TOML (a preset, or a file plus overrides).
     Rules(rules::PrintRulesArgs),
 }
@@ -49,6 +54,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Match(args) => head_to_head::run(args),
         Command::Run(args) => run::run(args),
         Command::Merge(args) => run::merge(args),
+        Command::Sweep(args) => study::sweep(args),
+        Command::Balance(args) => study::balance(args),
     }
 }
 

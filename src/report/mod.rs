@@ -7,6 +7,8 @@
 //! place, and the manifest is written last, so a directory with a manifest
 //! holds a complete result.
 
+pub mod chart;
+
 use std::io::Write as _;
 use std::path::Path;
 

@@ -1,0 +1,574 @@
+//! `ginlab sweep` (one strategy parameter over a grid against a fixed
+//! opponent) and `ginlab balance` (one strategy against itself across rule
+//! variants), both built on the job runner, so shards and resume work too.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use ginlab::report::chart::{Point, Series, histogram, line_chart};
+use ginlab::report::{Manifest, VariantRules, csv_bytes, write_atomic};
+use ginlab::rules::Rules;
+use ginlab::sim::{Plan, Tallies, Work};
+use ginlab::stats::{Z95, elo_interval, rate, wilson};
+use ginlab::strategy::Profile;
+use serde::Serialize;
+
+use super::job::{self, Row, Shard};
+use super::rules::RulesArgs;
+use super::strategies::resolve;
+use super::{Failure, write_stdout};
+
+/// Flags shared by the studies.
+#[derive(Debug, Args)]
+pub struct StudyArgs {
+    /// Rule variants to run, each a preset or a rules file (repeatable;
+    /// default standard). Every --rule override applies to all of them.
+    #[arg(long = "rules", value_name = "NAME|FILE")]
+    variants: Vec<String>,
+    /// Override one knob in every variant (repeatable).
+    #[arg(long = "rule", value_name = "KNOB=VALUE")]
+    overrides: Vec<String>,
+    /// Hands per grid point and variant.
+    #[arg(long, conflicts_with = "games", required_unless_present = "games")]
+    hands: Option<u64>,
+    /// Whole games per grid point and variant.
+    #[arg(long)]
+    games: Option<u64>,
+    /// Master seed (default 1; every row uses it, so rows share their deals).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play every deal once instead of twice with the seats swapped.
+    #[arg(long)]
+    no_duplicate: bool,
+    /// Output folder (default: results/<study name>).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Play only the K-th of N slices (merge with `ginlab merge`).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Continue an interrupted run from its checkpoint.
+    #[arg(long)]
+    resume: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+impl StudyArgs {
+    fn variants(&self) -> Result<Vec<(String, Rules)>, Failure> {
+        let names = if self.variants.is_empty() {
+            vec!["standard".to_owned()]
+        } else {
+            self.variants.clone()
+        };
+        names
+            .iter()
+            .map(|name| {
+                let rules = RulesArgs {
+                    rules: name.clone(),
+                    overrides: self.overrides.clone(),
+                }
+                .resolve()?;
+                let stem = Path::new(name)
+                    .file_stem()
+                    .map_or(name.clone(), |s| s.to_string_lossy().into_owned());
+                Ok((stem, rules))
+            })
+            .collect()
+    }
+
+    fn work(&self) -> Work {
+        match (self.hands, self.games) {
+            (Some(n), _) => Work::Hands(n),
+            (_, Some(n)) => Work::Games(n),
+            _ => unreachable!("clap requires --hands or --games"),
+        }
+    }
+
+    fn manifest(&self, rows: &[Row], players: Vec<String>, profiles: Vec<String>) -> Manifest {
+        let (work, count) = match self.work() {
+            Work::Hands(n) => ("hands", n),
+            Work::Games(n) => ("games", n),
+            Work::Decks { .. } => unreachable!(),
+        };
+        let mut variants: Vec<VariantRules> = Vec::new();
+        for r in rows {
+            if !variants.iter().any(|v| v.name == r.variant) {
+                variants.push(VariantRules {
+                    name: r.variant.clone(),
+                    rules: r.plan.rules.to_toml(),
+                });
+            }
+        }
+        Manifest {
+            ginlab_version: Manifest::VERSION,
+            git_commit: Manifest::COMMIT,
+            command: std::env::args().collect(),
+            seed: self.seed,
+            players,
+            profiles,
+            work: work.into(),
+            count,
+            duplicate: !self.no_duplicate,
+            variants,
+            experiment: None,
+        }
+    }
+
+    fn plan(&self, rules: &Rules, a: Profile, b: Profile) -> Plan {
+        Plan {
+            rules: rules.clone(),
+            profiles: [a, b],
+            work: self.work(),
+            duplicate: !self.no_duplicate,
+            seed: self.seed,
+        }
+    }
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Failure> {
+    let path = dir.join(name);
+    write_atomic(&path, bytes)
+        .map_err(|e| Failure::Run(anyhow::anyhow!("writing {}: {e}", path.display())))
+}
+
+/// A's score per game (games) or per hand, with its Wilson interval.
+fn score(t: &Tallies) -> (f64, f64, f64) {
+    let (wins, n) = if t.games > 0 {
+        (t.a_game_wins, t.games)
+    } else {
+        (t.a_hand_wins, t.hands)
+    };
+    let (lo, hi) = wilson(wins, n, Z95);
+    (rate(wins, n), lo, hi)
+}
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// The strategy to vary (a kind, inline profile, profile name or file).
+    strategy: String,
+    /// The parameter to vary, e.g. knock_at.
+    #[arg(long)]
+    param: String,
+    /// The values: `A..=B` (integers) or a comma list.
+    #[arg(long)]
+    values: String,
+    /// The fixed opponent.
+    #[arg(long)]
+    vs: String,
+    #[command(flatten)]
+    study: StudyArgs,
+}
+
+/// One row of `sweep.csv`.
+#[derive(Serialize)]
+struct SweepRow {
+    variant: String,
+    parameter: String,
+    value: String,
+    player_a: String,
+    player_b: String,
+    games: u64,
+    hands: u64,
+    score: f64,
+    score_lo: f64,
+    score_hi: f64,
+    a_points_per_hand: f64,
+    a_points_per_hand_lo: f64,
+    a_points_per_hand_hi: f64,
+    elo: f64,
+    elo_lo: f64,
+    elo_hi: f64,
+}
+
+fn parse_values(text: &str) -> Result<Vec<String>, Failure> {
+    if let Some((a, b)) = text.split_once("..=") {
+        let (a, b) = (a.trim().parse::<i64>(), b.trim().parse::<i64>());
+        return match (a, b) {
+            (Ok(a), Ok(b)) if a <= b && b - a <= 1000 => {
+                Ok((a..=b).map(|v| v.to_string()).collect())
+            }
+            _ => Err(Failure::input(format!(
+                "--values {text}: write A..=B with integers A ≤ B, or a comma list"
+            ))),
+        };
+    }
+    let values: Vec<String> = text
+        .split(',')
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+        .collect();
+    if values.is_empty() {
+        return Err(Failure::input(format!("--values {text}: no values")));
+    }
+    Ok(values)
+}
+
+pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
+    let base = resolve(&args.strategy, "being swept")?;
+    let opponent = resolve(&args.vs, "--vs")?;
+    let values = parse_values(&args.values)?;
+    let base_text = base.profile.to_string();
+    let profiles: Vec<Profile> = values
+        .iter()
+        .map(|v| {
+            let sep = if base_text.contains(':') { ',' } else { ':' };
+            format!("{base_text}{sep}{}={v}", args.param)
+                .parse::<Profile>()
+                .map_err(|e| Failure::input(format!("--param {} --values {v}: {e}", args.param)))
+        })
+        .collect::<Result<_, _>>()?;
+    let variants = args.study.variants()?;
+    let mut rows = Vec::new();
+    for (variant, rules) in &variants {
+        for profile in &profiles {
+            rows.push(Row {
+                variant: variant.clone(),
+                players: [profile.to_string(), opponent.name.clone()],
+                plan: args
+                    .study
+                    .plan(rules, profile.clone(), opponent.profile.clone()),
+            });
+        }
+    }
+    let dir = args.study.out.clone().unwrap_or_else(|| {
+        PathBuf::from("results").join(format!(
+            "sweep-{}-{}",
+            base.name.replace([':', '=', ',', '/'], "_"),
+            args.param
+        ))
+    });
+    let manifest = args.study.manifest(
+        &rows,
+        profiles
+            .iter()
+            .map(ToString::to_string)
+            .chain([opponent.name.clone()])
+            .collect(),
+        profiles
+            .iter()
+            .map(ToString::to_string)
+            .chain([opponent.profile.to_string()])
+            .collect(),
+    );
+    let shard = args.study.shard.unwrap_or(Shard::ALL);
+    let tallies = job::play(
+        &rows,
+        shard,
+        &dir,
+        args.study.resume,
+        args.study.threads,
+        args.study.quiet,
+        &manifest,
+    )?;
+    let mut table = Vec::new();
+    let mut series: Vec<Series> = Vec::new();
+    let numeric = values.iter().all(|v| v.parse::<f64>().is_ok());
+    for (row, t) in rows.iter().zip(&tallies) {
+        let value = &values[table.len() % values.len()];
+        let (s, lo, hi) = score(t);
+        let (pph, pph_lo, pph_hi) = t.a_net_points.t_interval(0.95);
+        let (sc, se) = t.score();
+        let (elo, elo_lo, elo_hi) = elo_interval(sc, se);
+        let r6 = |x: f64| (x * 1e6).round() / 1e6;
+        let finite = |x: f64| {
+            if x.is_finite() {
+                r6(x)
+            } else {
+                x.signum() * 9999.0
+            }
+        };
+        table.push(SweepRow {
+            variant: row.variant.clone(),
+            parameter: args.param.clone(),
+            value: value.clone(),
+            player_a: row.players[0].clone(),
+            player_b: row.players[1].clone(),
+            games: t.games,
+            hands: t.hands,
+            score: r6(s),
+            score_lo: r6(lo),
+            score_hi: r6(hi),
+            a_points_per_hand: r6(pph),
+            a_points_per_hand_lo: r6(pph_lo),
+            a_points_per_hand_hi: r6(pph_hi),
+            elo: finite(elo),
+            elo_lo: finite(elo_lo),
+            elo_hi: finite(elo_hi),
+        });
+        if numeric {
+            if series.last().is_none_or(|s| s.label != row.variant) {
+                series.push(Series {
+                    label: row.variant.clone(),
+                    points: Vec::new(),
+                });
+            }
+            let x = value.parse::<f64>().expect("numeric");
+            series
+                .last_mut()
+                .expect("a series")
+                .points
+                .push(Point { x, y: s, lo, hi });
+        }
+    }
+    let header = [
+        "variant",
+        "parameter",
+        "value",
+        "player_a",
+        "player_b",
+        "games",
+        "hands",
+        "score",
+        "score_lo",
+        "score_hi",
+        "a_points_per_hand",
+        "a_points_per_hand_lo",
+        "a_points_per_hand_hi",
+        "elo",
+        "elo_lo",
+        "elo_hi",
+    ];
+    write(
+        &dir,
+        "sweep.csv",
+        &csv_bytes(&table, &header).map_err(|e| Failure::Run(e.into()))?,
+    )?;
+    let unit = if args.study.games.is_some() {
+        "games"
+    } else {
+        "hands"
+    };
+    if numeric {
+        let title = format!("{} {} vs {}", base.name, args.param, opponent.name);
+        let y = format!("share of {unit} won by {} (95 % Wilson)", base.name);
+        write(
+            &dir,
+            "sweep.svg",
+            line_chart(&title, &args.param, &y, &series, Some(0.5)).as_bytes(),
+        )?;
+    }
+    let mut out = String::new();
+    writeln!(
+        out,
+        "{:<14} {:>8} {:>24} {:>26}",
+        "variant",
+        &args.param,
+        format!("{unit} won %"),
+        "A Elo"
+    )
+    .unwrap();
+    for r in &table {
+        writeln!(
+            out,
+            "{:<14} {:>8} {:>24} {:>26}",
+            r.variant,
+            r.value,
+            format!(
+                "{:.1} [{:.1}–{:.1}]",
+                100.0 * r.score,
+                100.0 * r.score_lo,
+                100.0 * r.score_hi
+            ),
+            format!("{:+.1} [{:+.1} {:+.1}]", r.elo, r.elo_lo, r.elo_hi)
+        )
+        .unwrap();
+    }
+    writeln!(out, "written to {}", dir.display()).unwrap();
+    write_stdout(out.as_bytes())
+}
+
+#[derive(Debug, Args)]
+pub struct BalanceArgs {
+    /// The strategy in both seats (a kind, inline profile, profile name or file).
+    strategy: String,
+    #[command(flatten)]
+    study: StudyArgs,
+}
+
+/// One row of `balance.csv`: how a rule variant plays with one strategy in
+/// both seats.
+#[derive(Serialize)]
+struct BalanceRow {
+    variant: String,
+    strategy: String,
+    hands: u64,
+    games: u64,
+    non_dealer_win_rate: f64,
+    non_dealer_win_lo: f64,
+    non_dealer_win_hi: f64,
+    gin_rate: f64,
+    gin_lo: f64,
+    gin_hi: f64,
+    undercut_rate: f64,
+    undercut_lo: f64,
+    undercut_hi: f64,
+    knock_rate: f64,
+    knock_lo: f64,
+    knock_hi: f64,
+    void_rate: f64,
+    void_lo: f64,
+    void_hi: f64,
+    mean_turns: f64,
+    mean_turns_lo: f64,
+    mean_turns_hi: f64,
+    hand_score_sd: f64,
+    mean_points_per_decided_hand: f64,
+}
+
+pub fn balance(args: BalanceArgs) -> Result<(), Failure> {
+    let strategy = resolve(&args.strategy, "for balance")?;
+    let variants = args.study.variants()?;
+    let rows: Vec<Row> = variants
+        .iter()
+        .map(|(variant, rules)| Row {
+            variant: variant.clone(),
+            players: [strategy.name.clone(), strategy.name.clone()],
+            plan: args
+                .study
+                .plan(rules, strategy.profile.clone(), strategy.profile.clone()),
+        })
+        .collect();
+    let dir = args.study.out.clone().unwrap_or_else(|| {
+        PathBuf::from("results").join(format!(
+            "balance-{}",
+            strategy.name.replace([':', '=', ',', '/'], "_")
+        ))
+    });
+    let manifest = args.study.manifest(
+        &rows,
+        vec![strategy.name.clone()],
+        vec![strategy.profile.to_string()],
+    );
+    let shard = args.study.shard.unwrap_or(Shard::ALL);
+    let tallies = job::play(
+        &rows,
+        shard,
+        &dir,
+        args.study.resume,
+        args.study.threads,
+        args.study.quiet,
+        &manifest,
+    )?;
+    let r6 = |x: f64| (x * 1e6).round() / 1e6;
+    let w = |k: u64, n: u64| {
+        let (lo, hi) = wilson(k, n, Z95);
+        (r6(rate(k, n)), r6(lo), r6(hi))
+    };
+    let mut table = Vec::new();
+    for (row, t) in rows.iter().zip(&tallies) {
+        let (non_dealer_win_rate, non_dealer_win_lo, non_dealer_win_hi) =
+            w(t.non_dealer_wins, t.decided());
+        let (gin_rate, gin_lo, gin_hi) = w(t.gins + t.big_gins, t.hands);
+        let (undercut_rate, undercut_lo, undercut_hi) = w(t.undercuts, t.hands);
+        let (knock_rate, knock_lo, knock_hi) = w(t.knocks, t.hands);
+        let (void_rate, void_lo, void_hi) = w(t.voids, t.hands);
+        let (turns, turns_lo, turns_hi) = t.turns.t_interval(0.95);
+        let points: i64 = t.hand_score.iter().map(|(v, n)| v.abs() * *n as i64).sum();
+        table.push(BalanceRow {
+            variant: row.variant.clone(),
+            strategy: strategy.name.clone(),
+            hands: t.hands,
+            games: t.games,
+            non_dealer_win_rate,
+            non_dealer_win_lo,
+            non_dealer_win_hi,
+            gin_rate,
+            gin_lo,
+            gin_hi,
+            undercut_rate,
+            undercut_lo,
+            undercut_hi,
+            knock_rate,
+            knock_lo,
+            knock_hi,
+            void_rate,
+            void_lo,
+            void_hi,
+            mean_turns: r6(turns),
+            mean_turns_lo: r6(turns_lo),
+            mean_turns_hi: r6(turns_hi),
+            hand_score_sd: r6(t.a_net_points.variance().sqrt()),
+            mean_points_per_decided_hand: r6(points as f64 / t.decided().max(1) as f64),
+        });
+        let counts: Vec<(i64, u64)> = t.hand_score.iter().map(|(&v, &n)| (v, n)).collect();
+        let name = format!(
+            "hand_score-{}.svg",
+            row.variant.replace([':', '=', ',', '/'], "_")
+        );
+        let title = format!(
+            "{}: hand score, {} in both seats",
+            row.variant, strategy.name
+        );
+        write(
+            &dir,
+            &name,
+            histogram(&title, "hand score (seat A's side)", &counts).as_bytes(),
+        )?;
+    }
+    let header = [
+        "variant",
+        "strategy",
+        "hands",
+        "games",
+        "non_dealer_win_rate",
+        "non_dealer_win_lo",
+        "non_dealer_win_hi",
+        "gin_rate",
+        "gin_lo",
+        "gin_hi",
+        "undercut_rate",
+        "undercut_lo",
+        "undercut_hi",
+        "knock_rate",
+        "knock_lo",
+        "knock_hi",
+        "void_rate",
+        "void_lo",
+        "void_hi",
+        "mean_turns",
+        "mean_turns_lo",
+        "mean_turns_hi",
+        "hand_score_sd",
+        "mean_points_per_decided_hand",
+    ];
+    write(
+        &dir,
+        "balance.csv",
+        &csv_bytes(&table, &header).map_err(|e| Failure::Run(e.into()))?,
+    )?;
+    let pct = |x: f64| format!("{:.1}", 100.0 * x);
+    let mut out = String::new();
+    writeln!(
+        out,
+        "{:<12} {:>22} {:>6} {:>6} {:>6} {:>6} {:>7} {:>8}",
+        "variant", "non-dealer wins %", "gin%", "uc%", "knock%", "void%", "turns", "score sd"
+    )
+    .unwrap();
+    for r in &table {
+        writeln!(
+            out,
+            "{:<12} {:>22} {:>6} {:>6} {:>6} {:>6} {:>7.1} {:>8.1}",
+            r.variant,
+            format!(
+                "{} [{}–{}]",
+                pct(r.non_dealer_win_rate),
+                pct(r.non_dealer_win_lo),
+                pct(r.non_dealer_win_hi)
+            ),
+            pct(r.gin_rate),
+            pct(r.undercut_rate),
+            pct(r.knock_rate),
+            pct(r.void_rate),
+            r.mean_turns,
+            r.hand_score_sd
+        )
+        .unwrap();
+    }
+    writeln!(out, "written to {}", dir.display()).unwrap();
+    write_stdout(out.as_bytes())
+}

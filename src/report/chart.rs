@@ -1,0 +1,348 @@
+//! SVG charts, written by hand (no plotting dependency): a line chart with
+//! interval bands (sweeps) and a histogram (score distributions). The output
+//! is deterministic text, so charts are as reproducible as the CSV files.
+
+use std::fmt::Write as _;
+
+const WIDTH: f64 = 720.0;
+const HEIGHT: f64 = 420.0;
+const LEFT: f64 = 70.0;
+const RIGHT: f64 = 150.0;
+const TOP: f64 = 40.0;
+const BOTTOM: f64 = 55.0;
+const COLOURS: [&str; 6] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
+];
+
+/// One point of a series: x, the estimate and its interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// The x value.
+    pub x: f64,
+    /// The estimate.
+    pub y: f64,
+    /// The interval's low end.
+    pub lo: f64,
+    /// The interval's high end.
+    pub hi: f64,
+}
+
+/// A named series of points (sorted by x).
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// The legend label.
+    pub label: String,
+    /// The points.
+    pub points: Vec<Point>,
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Rounds a number for SVG coordinates (two decimals, no `-0`).
+fn c(x: f64) -> String {
+    let r = (x * 100.0).round() / 100.0;
+    if r == 0.0 { "0".into() } else { format!("{r}") }
+}
+
+/// "Nice" tick values covering `lo..=hi`.
+fn ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let span = (hi - lo).abs().max(1e-9);
+    let raw = span / 5.0;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * magnitude)
+        .find(|s| span / s <= 6.0)
+        .unwrap_or(10.0 * magnitude);
+    // Snap to a decimal grid finer than the step, so 0.48 is 0.48.
+    let grid = (100.0 / magnitude).round();
+    let snap = |t: f64| (t * grid).round() / grid;
+    let first = (lo / step).ceil() * step;
+    (0..)
+        .map(|i| snap(first + i as f64 * step))
+        .take_while(|t| *t <= hi + step * 1e-9)
+        .collect()
+}
+
+fn frame(out: &mut String, title: &str, x_label: &str, y_label: &str) {
+    writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">"#
+    )
+    .unwrap();
+    writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#).unwrap();
+    writeln!(
+        out,
+        r#"<text x="{}" y="22" font-size="15" text-anchor="middle">{}</text>"#,
+        c((LEFT + WIDTH - RIGHT) / 2.0),
+        escape(title)
+    )
+    .unwrap();
+    writeln!(
+        out,
+        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+        c((LEFT + WIDTH - RIGHT) / 2.0),
+        c(HEIGHT - 12.0),
+        escape(x_label)
+    )
+    .unwrap();
+    writeln!(
+        out,
+        r#"<text x="16" y="{}" text-anchor="middle" transform="rotate(-90 16 {})">{}</text>"#,
+        c((TOP + HEIGHT - BOTTOM) / 2.0),
+        c((TOP + HEIGHT - BOTTOM) / 2.0),
+        escape(y_label)
+    )
+    .unwrap();
+}
+
+/// Axes with ticks; returns the value-to-pixel maps.
+fn axes(
+    out: &mut String,
+    (x0, x1): (f64, f64),
+    (y0, y1): (f64, f64),
+) -> (impl Fn(f64) -> f64 + use<>, impl Fn(f64) -> f64 + use<>) {
+    let (px0, px1, py0, py1) = (LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, TOP);
+    let xs = move |x: f64| px0 + (x - x0) / (x1 - x0).max(1e-12) * (px1 - px0);
+    let ys = move |y: f64| py0 + (y - y0) / (y1 - y0).max(1e-12) * (py1 - py0);
+    writeln!(out, r##"<g stroke="#999" stroke-width="1">"##).unwrap();
+    writeln!(
+        out,
+        r#"<line x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+        c(px0),
+        c(py0),
+        c(px1),
+        c(py0)
+    )
+    .unwrap();
+    writeln!(
+        out,
+        r#"<line x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+        c(px0),
+        c(py0),
+        c(px0),
+        c(py1)
+    )
+    .unwrap();
+    writeln!(out, "</g>").unwrap();
+    for t in ticks(x0, x1) {
+        writeln!(
+            out,
+            r#"<text x="{}" y="{}" text-anchor="middle">{t}</text>"#,
+            c(xs(t)),
+            c(py0 + 18.0)
+        )
+        .unwrap();
+    }
+    for t in ticks(y0, y1) {
+        writeln!(
+            out,
+            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#eee"/>"##,
+            c(px0),
+            c(ys(t)),
+            c(px1),
+            c(ys(t))
+        )
+        .unwrap();
+        writeln!(
+            out,
+            r#"<text x="{}" y="{}" text-anchor="end">{t}</text>"#,
+            c(px0 - 6.0),
+            c(ys(t) + 4.0)
+        )
+        .unwrap();
+    }
+    (xs, ys)
+}
+
+/// A line chart: each series as a line through its estimates over a shaded
+/// band from `lo` to `hi`; `reference` draws a dashed horizontal line (e.g.
+/// 0.5 for an even match).
+#[must_use]
+pub fn line_chart(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[Series],
+    reference: Option<f64>,
+) -> String {
+    let points = || series.iter().flat_map(|s| &s.points);
+    let (mut x0, mut x1) =
+        points().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.x), b.max(p.x)));
+    let (mut y0, mut y1) =
+        points().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.lo), b.max(p.hi)));
+    if let Some(r) = reference {
+        (y0, y1) = (y0.min(r), y1.max(r));
+    }
+    if x0 > x1 {
+        (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
+    }
+    let pad = (y1 - y0).max(1e-6) * 0.08;
+    let mut out = String::new();
+    frame(&mut out, title, x_label, y_label);
+    let (xs, ys) = axes(&mut out, (x0, x1), (y0 - pad, y1 + pad));
+    if let Some(r) = reference {
+        writeln!(
+            out,
+            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#555" stroke-dasharray="4 4"/>"##,
+            c(LEFT),
+            c(ys(r)),
+            c(WIDTH - RIGHT),
+            c(ys(r))
+        )
+        .unwrap();
+    }
+    for (i, s) in series.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let upper: Vec<String> = s
+            .points
+            .iter()
+            .map(|p| format!("{},{}", c(xs(p.x)), c(ys(p.hi))))
+            .collect();
+        let lower: Vec<String> = s
+            .points
+            .iter()
+            .rev()
+            .map(|p| format!("{},{}", c(xs(p.x)), c(ys(p.lo))))
+            .collect();
+        writeln!(
+            out,
+            r#"<polygon points="{} {}" fill="{colour}" fill-opacity="0.18" stroke="none"/>"#,
+            upper.join(" "),
+            lower.join(" ")
+        )
+        .unwrap();
+        let line: Vec<String> = s
+            .points
+            .iter()
+            .map(|p| format!("{},{}", c(xs(p.x)), c(ys(p.y))))
+            .collect();
+        writeln!(
+            out,
+            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
+            line.join(" ")
+        )
+        .unwrap();
+        for p in &s.points {
+            writeln!(
+                out,
+                r#"<circle cx="{}" cy="{}" r="3" fill="{colour}"/>"#,
+                c(xs(p.x)),
+                c(ys(p.y))
+            )
+            .unwrap();
+        }
+        let ly = TOP + 10.0 + 20.0 * i as f64;
+        writeln!(
+            out,
+            r#"<rect x="{}" y="{}" width="14" height="10" fill="{colour}"/>"#,
+            c(WIDTH - RIGHT + 12.0),
+            c(ly - 9.0)
+        )
+        .unwrap();
+        writeln!(
+            out,
+            r#"<text x="{}" y="{}">{}</text>"#,
+            c(WIDTH - RIGHT + 32.0),
+            c(ly),
+            escape(&s.label)
+        )
+        .unwrap();
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// A histogram of integer values with their counts (as shares of the total).
+#[must_use]
+pub fn histogram(title: &str, x_label: &str, counts: &[(i64, u64)]) -> String {
+    let total: u64 = counts.iter().map(|&(_, n)| n).sum();
+    let share = |n: u64| {
+        if total == 0 {
+            0.0
+        } else {
+            n as f64 / total as f64
+        }
+    };
+    let (x0, x1) = counts
+        .iter()
+        .fold((i64::MAX, i64::MIN), |(a, b), &(v, _)| (a.min(v), b.max(v)));
+    let (x0, x1) = if x0 > x1 { (0, 1) } else { (x0, x1) };
+    let top = counts
+        .iter()
+        .map(|&(_, n)| share(n))
+        .fold(0.0, f64::max)
+        .max(1e-9);
+    let mut out = String::new();
+    frame(&mut out, title, x_label, "share");
+    let (xs, ys) = axes(
+        &mut out,
+        (x0 as f64 - 0.5, x1 as f64 + 0.5),
+        (0.0, top * 1.05),
+    );
+    let width = (xs(1.0) - xs(0.0)).max(0.5);
+    for &(v, n) in counts {
+        let (x, y) = (xs(v as f64 - 0.5), ys(share(n)));
+        writeln!(
+            out,
+            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#1f77b4"/>"##,
+            c(x),
+            c(y),
+            c(width),
+            c(ys(0.0) - y)
+        )
+        .unwrap();
+    }
+    writeln!(
+        out,
+        r#"<text x="{}" y="{}">n = {total}</text>"#,
+        c(WIDTH - RIGHT + 12.0),
+        c(TOP + 10.0)
+    )
+    .unwrap();
+    out.push_str("</svg>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round() {
+        assert_eq!(ticks(0.0, 10.0), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        assert_eq!(ticks(0.45, 0.55), vec![0.46, 0.48, 0.5, 0.52, 0.54]);
+    }
+
+    #[test]
+    fn charts_are_well_formed_svg() {
+        let s = Series {
+            label: "standard <a&b>".into(),
+            points: (0..=10)
+                .map(|k| Point {
+                    x: k as f64,
+                    y: 0.5,
+                    lo: 0.45,
+                    hi: 0.55,
+                })
+                .collect(),
+        };
+        let svg = line_chart("t", "x", "y", &[s], Some(0.5));
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+        assert!(
+            svg.contains("&lt;a&amp;b&gt;")
+                && svg.contains("<polygon")
+                && svg.contains("<polyline")
+        );
+        let h = histogram("h", "x", &[(-3, 1), (0, 5), (4, 2)]);
+        assert_eq!(h.matches("<rect x=").count(), 3);
+        assert!(h.contains("n = 8"));
+        // Empty input still gives a valid chart.
+        assert!(line_chart("t", "x", "y", &[], None).ends_with("</svg>\n"));
+        assert!(histogram("h", "x", &[]).contains("n = 0"));
+    }
+}
