@@ -18,6 +18,19 @@
 //! spade_upcard_doubles = false   # any knob of RULES.md
 //! ```
 //!
+//! A spec may instead describe a study of one strategy:
+//!
+//! ```toml
+//! study = "sweep"        # one parameter over a grid against a fixed opponent
+//! strategy = "greedy"
+//! param = "knock_at"
+//! values = "0..=10"      # A..=B or a comma list
+//! vs = "simple"
+//! ```
+//!
+//! or `study = "balance"` with `strategy = "greedy"` (the strategy against
+//! itself under every variant). `players` and `pairing` are then not used.
+//!
 //! Every (variant, pairing) is played from the same master seed, so all of
 //! them see the same deals (common random numbers): differences between rows
 //! are not deal luck. The spec is validated whole before anything runs.
@@ -44,6 +57,29 @@ pub enum Amount {
     Games(u64),
 }
 
+/// What an experiment plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Study {
+    /// `players` paired by `pairing`.
+    Match,
+    /// One parameter of `strategy` over `values` against `vs`.
+    Sweep {
+        /// The strategy varied.
+        strategy: String,
+        /// Its parameter.
+        param: String,
+        /// The grid: `A..=B` or a comma list.
+        values: String,
+        /// The fixed opponent.
+        vs: String,
+    },
+    /// `strategy` against itself under every variant.
+    Balance {
+        /// The strategy.
+        strategy: String,
+    },
+}
+
 /// A validated experiment.
 #[derive(Clone, Debug)]
 pub struct Experiment {
@@ -61,6 +97,8 @@ pub struct Experiment {
     pub pairing: Pairing,
     /// The rule variants: name and rules.
     pub variants: Vec<(String, Rules)>,
+    /// What is played.
+    pub study: Study,
 }
 
 /// What is wrong with an experiment spec.
@@ -71,7 +109,7 @@ pub enum ExperimentError {
     Toml(String),
     /// A key no experiment has.
     #[error(
-        "unknown key `{0}`: an experiment has name, seed, games or hands, duplicate, players, pairing, variant"
+        "unknown key `{0}`: an experiment has name, seed, games or hands, duplicate, variant, players and pairing (or study with strategy, param, values, vs)"
     )]
     UnknownKey(String),
     /// A key with a value of the wrong kind or range.
@@ -125,6 +163,11 @@ impl Experiment {
                 "players",
                 "pairing",
                 "variant",
+                "study",
+                "strategy",
+                "param",
+                "values",
+                "vs",
             ]
             .contains(&key.as_str())
             {
@@ -160,14 +203,42 @@ impl Experiment {
             Some(toml::Value::Boolean(b)) => *b,
             Some(_) => return Err(bad("duplicate", "true or false")),
         };
-        let players: Vec<String> = match table.get("players") {
-            Some(toml::Value::Array(items)) => items
+        let text_key = |key: &'static str| -> Result<String, ExperimentError> {
+            match table.get(key) {
+                Some(toml::Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+                Some(toml::Value::Integer(n)) => Ok(n.to_string()),
+                Some(_) => Err(bad(key, "a string")),
+                None => Err(ExperimentError::Missing(key)),
+            }
+        };
+        let study = match table.get("study").map(|v| v.as_str()) {
+            None | Some(Some("match")) => Study::Match,
+            Some(Some("sweep")) => Study::Sweep {
+                strategy: text_key("strategy")?,
+                param: text_key("param")?,
+                values: text_key("values")?,
+                vs: text_key("vs")?,
+            },
+            Some(Some("balance")) => Study::Balance {
+                strategy: text_key("strategy")?,
+            },
+            Some(_) => return Err(bad("study", "\"match\", \"sweep\" or \"balance\"")),
+        };
+        let players: Vec<String> = match (table.get("players"), &study) {
+            (Some(toml::Value::Array(items)), Study::Match) => items
                 .iter()
                 .map(|v| v.as_str().map(str::to_owned))
                 .collect::<Option<_>>()
                 .ok_or_else(|| bad("players", "a list of strategy names"))?,
-            Some(_) => return Err(bad("players", "a list of strategy names")),
-            None => return Err(ExperimentError::Missing("players")),
+            (Some(_), Study::Match) => return Err(bad("players", "a list of strategy names")),
+            (None, Study::Match) => return Err(ExperimentError::Missing("players")),
+            (None, _) => Vec::new(),
+            (Some(_), _) => {
+                return Err(bad(
+                    "players",
+                    "left out of a sweep or balance study (it uses strategy)",
+                ));
+            }
         };
         let pairing = match table.get("pairing").map(|v| v.as_str()) {
             None | Some(Some("head_to_head")) => Pairing::HeadToHead,
@@ -180,7 +251,7 @@ impl Experiment {
                 ));
             }
         };
-        if players.len() < 2 {
+        if study == Study::Match && players.len() < 2 {
             return Err(bad("players", "at least two strategies"));
         }
         let variants = match table.get("variant") {
@@ -204,6 +275,7 @@ impl Experiment {
             players,
             pairing,
             variants,
+            study,
         })
     }
 
@@ -283,5 +355,15 @@ mod tests {
         );
         assert!(e(&format!("{base}name = \"../x\"")).contains("folder name"));
         assert!(e("seed = ").contains("invalid TOML"));
+        assert!(
+            e("seed = 1\ngames = 5\nstudy = \"sweep\"\nstrategy = \"greedy\"")
+                .contains("missing `param`")
+        );
+        assert!(e("seed = 1\ngames = 5\nstudy = \"tour\"").contains("balance"));
+        let sweep = Experiment::from_toml(
+            "seed = 1\ngames = 5\nstudy = \"sweep\"\nstrategy = \"greedy\"\nparam = \"knock_at\"\nvalues = \"0..=3\"\nvs = \"simple\"",
+        )
+        .unwrap();
+        assert!(matches!(sweep.study, Study::Sweep { .. }));
     }
 }

@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use ginlab::experiment::{Amount, Experiment};
+use ginlab::experiment::{Amount, Experiment, Study};
 use ginlab::report::{Manifest, SummaryRow, VariantRules};
 use ginlab::sim::{Plan, Work};
 
 use super::job::{self, Row, Shard};
 use super::strategies::{Named, resolve};
+use super::study::{StudyConfig, run_balance, run_sweep};
 use super::{Failure, write_stdout};
 
 #[derive(Debug, Args)]
@@ -42,6 +43,9 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::input(format!("reading experiment {}: {e}", args.spec.display())))?;
     let experiment = Experiment::from_toml(&text)
         .map_err(|e| Failure::input(format!("experiment {}: {e}", args.spec.display())))?;
+    if experiment.study != Study::Match {
+        return run_study(&args, experiment, text);
+    }
     let players: Vec<Named> = experiment
         .players
         .iter()
@@ -204,4 +208,42 @@ pub fn merge(args: MergeArgs) -> Result<(), Failure> {
     let start = Instant::now();
     let summary = job::merge(&args.shards, &args.out)?;
     write_stdout(table(&summary, start.elapsed().as_secs_f64(), &args.out).as_bytes())
+}
+
+/// An experiment that is a sweep or a balance study.
+fn run_study(args: &RunArgs, experiment: Experiment, text: String) -> Result<(), Failure> {
+    let name = experiment.name.clone().unwrap_or_else(|| {
+        args.spec
+            .file_stem()
+            .map_or("experiment".into(), |s| s.to_string_lossy().into_owned())
+    });
+    let config = StudyConfig {
+        variants: experiment.variants,
+        work: match experiment.amount {
+            Amount::Hands(n) => Work::Hands(n),
+            Amount::Games(n) => Work::Games(n),
+        },
+        seed: experiment.seed,
+        duplicate: experiment.duplicate,
+        out: Some(
+            args.out
+                .clone()
+                .unwrap_or_else(|| Path::new("results").join(name)),
+        ),
+        threads: args.threads,
+        shard: args.shard.unwrap_or(Shard::ALL),
+        resume: args.resume,
+        quiet: args.quiet,
+        spec: Some(text),
+    };
+    match experiment.study {
+        Study::Sweep {
+            strategy,
+            param,
+            values,
+            vs,
+        } => run_sweep(&config, &strategy, &param, &values, &vs),
+        Study::Balance { strategy } => run_balance(&config, &strategy),
+        Study::Match => unreachable!("handled by run"),
+    }
 }

@@ -58,7 +58,37 @@ pub struct StudyArgs {
     quiet: bool,
 }
 
+/// What a study runs from, whether given as flags or as an experiment spec.
+pub struct StudyConfig {
+    pub variants: Vec<(String, Rules)>,
+    pub work: Work,
+    pub seed: u64,
+    pub duplicate: bool,
+    pub out: Option<PathBuf>,
+    pub threads: usize,
+    pub shard: Shard,
+    pub resume: bool,
+    pub quiet: bool,
+    /// The experiment spec, when run from one.
+    pub spec: Option<String>,
+}
+
 impl StudyArgs {
+    fn config(&self) -> Result<StudyConfig, Failure> {
+        Ok(StudyConfig {
+            variants: self.variants()?,
+            work: self.work(),
+            seed: self.seed,
+            duplicate: !self.no_duplicate,
+            out: self.out.clone(),
+            threads: self.threads,
+            shard: self.shard.unwrap_or(Shard::ALL),
+            resume: self.resume,
+            quiet: self.quiet,
+            spec: None,
+        })
+    }
+
     fn variants(&self) -> Result<Vec<(String, Rules)>, Failure> {
         let names = if self.variants.is_empty() {
             vec!["standard".to_owned()]
@@ -88,9 +118,11 @@ impl StudyArgs {
             _ => unreachable!("clap requires --hands or --games"),
         }
     }
+}
 
+impl StudyConfig {
     fn manifest(&self, rows: &[Row], players: Vec<String>, profiles: Vec<String>) -> Manifest {
-        let (work, count) = match self.work() {
+        let (work, count) = match self.work {
             Work::Hands(n) => ("hands", n),
             Work::Games(n) => ("games", n),
             Work::Decks { .. } => unreachable!(),
@@ -113,9 +145,9 @@ impl StudyArgs {
             profiles,
             work: work.into(),
             count,
-            duplicate: !self.no_duplicate,
+            duplicate: self.duplicate,
             variants,
-            experiment: None,
+            experiment: self.spec.clone(),
         }
     }
 
@@ -123,8 +155,8 @@ impl StudyArgs {
         Plan {
             rules: rules.clone(),
             profiles: [a, b],
-            work: self.work(),
-            duplicate: !self.no_duplicate,
+            work: self.work.clone(),
+            duplicate: self.duplicate,
             seed: self.seed,
         }
     }
@@ -209,40 +241,50 @@ fn parse_values(text: &str) -> Result<Vec<String>, Failure> {
 }
 
 pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
-    let base = resolve(&args.strategy, "being swept")?;
-    let opponent = resolve(&args.vs, "--vs")?;
-    let values = parse_values(&args.values)?;
+    let config = args.study.config()?;
+    run_sweep(&config, &args.strategy, &args.param, &args.values, &args.vs)
+}
+
+/// A sweep of `param` over `values` for `strategy` against `vs`.
+pub fn run_sweep(
+    config: &StudyConfig,
+    strategy: &str,
+    param: &str,
+    values: &str,
+    vs: &str,
+) -> Result<(), Failure> {
+    let base = resolve(strategy, "being swept")?;
+    let opponent = resolve(vs, "--vs")?;
+    let values = parse_values(values)?;
     let base_text = base.profile.to_string();
     let profiles: Vec<Profile> = values
         .iter()
         .map(|v| {
             let sep = if base_text.contains(':') { ',' } else { ':' };
-            format!("{base_text}{sep}{}={v}", args.param)
+            format!("{base_text}{sep}{}={v}", param)
                 .parse::<Profile>()
-                .map_err(|e| Failure::input(format!("--param {} --values {v}: {e}", args.param)))
+                .map_err(|e| Failure::input(format!("--param {param} --values {v}: {e}")))
         })
         .collect::<Result<_, _>>()?;
-    let variants = args.study.variants()?;
+    let variants = config.variants.clone();
     let mut rows = Vec::new();
     for (variant, rules) in &variants {
         for profile in &profiles {
             rows.push(Row {
                 variant: variant.clone(),
                 players: [profile.to_string(), opponent.name.clone()],
-                plan: args
-                    .study
-                    .plan(rules, profile.clone(), opponent.profile.clone()),
+                plan: config.plan(rules, profile.clone(), opponent.profile.clone()),
             });
         }
     }
-    let dir = args.study.out.clone().unwrap_or_else(|| {
+    let dir = config.out.clone().unwrap_or_else(|| {
         PathBuf::from("results").join(format!(
             "sweep-{}-{}",
             base.name.replace([':', '=', ',', '/'], "_"),
-            args.param
+            param
         ))
     });
-    let manifest = args.study.manifest(
+    let manifest = config.manifest(
         &rows,
         profiles
             .iter()
@@ -255,14 +297,13 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
             .chain([opponent.profile.to_string()])
             .collect(),
     );
-    let shard = args.study.shard.unwrap_or(Shard::ALL);
     let tallies = job::play(
         &rows,
-        shard,
+        config.shard,
         &dir,
-        args.study.resume,
-        args.study.threads,
-        args.study.quiet,
+        config.resume,
+        config.threads,
+        config.quiet,
         &manifest,
     )?;
     let mut table = Vec::new();
@@ -284,7 +325,7 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         };
         table.push(SweepRow {
             variant: row.variant.clone(),
-            parameter: args.param.clone(),
+            parameter: param.to_owned(),
             value: value.clone(),
             player_a: row.players[0].clone(),
             player_b: row.players[1].clone(),
@@ -338,18 +379,18 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         "sweep.csv",
         &csv_bytes(&table, &header).map_err(|e| Failure::Run(e.into()))?,
     )?;
-    let unit = if args.study.games.is_some() {
+    let unit = if matches!(config.work, Work::Games(_)) {
         "games"
     } else {
         "hands"
     };
     if numeric {
-        let title = format!("{} {} vs {}", base.name, args.param, opponent.name);
+        let title = format!("{} {} vs {}", base.name, param, opponent.name);
         let y = format!("share of {unit} won by {} (95 % Wilson)", base.name);
         write(
             &dir,
             "sweep.svg",
-            line_chart(&title, &args.param, &y, &series, Some(0.5)).as_bytes(),
+            line_chart(&title, &param, &y, &series, Some(0.5)).as_bytes(),
         )?;
     }
     let mut out = String::new();
@@ -357,7 +398,7 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         out,
         "{:<14} {:>8} {:>24} {:>26}",
         "variant",
-        &args.param,
+        &param,
         format!("{unit} won %"),
         "A Elo"
     )
@@ -421,37 +462,40 @@ struct BalanceRow {
 }
 
 pub fn balance(args: BalanceArgs) -> Result<(), Failure> {
-    let strategy = resolve(&args.strategy, "for balance")?;
-    let variants = args.study.variants()?;
+    let config = args.study.config()?;
+    run_balance(&config, &args.strategy)
+}
+
+/// `strategy` against itself under every variant of `config`.
+pub fn run_balance(config: &StudyConfig, strategy: &str) -> Result<(), Failure> {
+    let strategy = resolve(strategy, "for balance")?;
+    let variants = config.variants.clone();
     let rows: Vec<Row> = variants
         .iter()
         .map(|(variant, rules)| Row {
             variant: variant.clone(),
             players: [strategy.name.clone(), strategy.name.clone()],
-            plan: args
-                .study
-                .plan(rules, strategy.profile.clone(), strategy.profile.clone()),
+            plan: config.plan(rules, strategy.profile.clone(), strategy.profile.clone()),
         })
         .collect();
-    let dir = args.study.out.clone().unwrap_or_else(|| {
+    let dir = config.out.clone().unwrap_or_else(|| {
         PathBuf::from("results").join(format!(
             "balance-{}",
             strategy.name.replace([':', '=', ',', '/'], "_")
         ))
     });
-    let manifest = args.study.manifest(
+    let manifest = config.manifest(
         &rows,
         vec![strategy.name.clone()],
         vec![strategy.profile.to_string()],
     );
-    let shard = args.study.shard.unwrap_or(Shard::ALL);
     let tallies = job::play(
         &rows,
-        shard,
+        config.shard,
         &dir,
-        args.study.resume,
-        args.study.threads,
-        args.study.quiet,
+        config.resume,
+        config.threads,
+        config.quiet,
         &manifest,
     )?;
     let r6 = |x: f64| (x * 1e6).round() / 1e6;
