@@ -390,7 +390,7 @@ pub fn run_sweep(
         write(
             &dir,
             "sweep.svg",
-            line_chart(&title, &param, &y, &series, Some(0.5)).as_bytes(),
+            line_chart(&title, param, &y, &series, Some(0.5)).as_bytes(),
         )?;
     }
     let mut out = String::new();
