@@ -116,13 +116,14 @@ pub fn elo(p: f64) -> f64 {
 }
 
 /// The Elo difference and its 95 % interval from a mean score per game and
-/// the standard error of that mean (the bounds of the score interval,
-/// clamped into (0, 1), mapped through [`elo`]).
+/// the standard error of that mean: the score and the bounds of its interval
+/// are clamped into [1e-9, 1 − 1e-9] and mapped through [`elo`], so a player
+/// that never (or always) scores gets ∓3600, finite and inside its interval.
 #[must_use]
 pub fn elo_interval(score: f64, standard_error: f64) -> (f64, f64, f64) {
     let clamp = |x: f64| x.clamp(1e-9, 1.0 - 1e-9);
     (
-        elo(score),
+        elo(clamp(score)),
         elo(clamp(score - Z95 * standard_error)),
         elo(clamp(score + Z95 * standard_error)),
     )
@@ -185,6 +186,9 @@ mod tests {
         assert!(close(elo(0.64), 100.0, 0.1), "{}", elo(0.64));
         assert!(close(elo(0.76), 200.0, 0.3), "{}", elo(0.76));
         assert!(close(elo(0.36), -100.0, 0.1));
+        // No score at all: finite, and inside its interval.
+        let (e, lo, hi) = elo_interval(0.0, 0.0);
+        assert!(close(e, -3600.0, 1e-6) && lo <= e && e <= hi);
         let (e, lo, hi) = elo_interval(0.5, 0.01);
         assert!(e == 0.0 && lo < 0.0 && hi > 0.0 && close(-lo, hi, 1e-9));
     }
