@@ -934,3 +934,78 @@ fn a_killed_run_resumes_to_the_same_output() {
     assert!(!checkpoint.exists());
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+#[test]
+fn sprt_stops_early_and_ignores_the_thread_count() {
+    let run = |threads: &str| {
+        let output = ginlab()
+            .args([
+                "match",
+                "greedy-gin",
+                "simple",
+                "--games",
+                "200000",
+                "--seed",
+                "1",
+                "--rules",
+                "eaai",
+                "--quiet",
+            ])
+            .args([
+                "--sprt",
+                "elo0=0,elo1=10,alpha=0.05,beta=0.05",
+                "--threads",
+                threads,
+            ])
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        let text = String::from_utf8(output.stdout).unwrap();
+        text.lines()
+            .filter(|l| !l.contains("hands/s"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let one = run("1");
+    assert!(one.contains("H1 accepted"), "{one}");
+    // Decided long before the 200,000-game limit (units are pairs of games).
+    let units: u64 = one
+        .split("after ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(units < 100_000, "{units}");
+    assert_eq!(one, run("2"));
+    rejects(
+        &[
+            "match",
+            "greedy",
+            "simple",
+            "--games",
+            "10",
+            "--sprt",
+            "elo0=5,elo1=0",
+        ],
+        "",
+        &["--sprt", "E0 < E1"],
+    );
+    rejects(
+        &[
+            "match",
+            "greedy",
+            "simple",
+            "--games",
+            "10",
+            "--sprt",
+            "elo0=0,elo1=5",
+            "--out",
+            "/tmp/x",
+        ],
+        "",
+        &["--out"],
+    );
+}

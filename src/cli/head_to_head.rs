@@ -9,7 +9,7 @@ use clap::Args;
 use ginlab::engine::{Deck, Seat};
 use ginlab::report::{Manifest, VariantRules};
 use ginlab::sim::{Plan, Tallies, Work};
-use ginlab::stats::{Z95, elo_interval, wilson};
+use ginlab::stats::{Sprt, SprtDecision, Z95, elo_interval, wilson};
 
 use super::job::{self, Row, Shard};
 use super::rules::RulesArgs;
@@ -61,6 +61,12 @@ pub struct MatchArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    /// Stop as soon as a sequential test decides between A being `elo0` and
+    /// `elo1` stronger than B: `elo0=0,elo1=10,alpha=0.05,beta=0.05`. The
+    /// --games or --hands count is then the most that will be played. Checked
+    /// every 1024 deals, so the stopping point does not depend on --threads.
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["out", "shard", "resume"])]
+    sprt: Option<Sprt>,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -122,6 +128,7 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     };
     let variant = variant_name(&args.rules);
     let start = Instant::now();
+    let mut sprt_line = None;
     let tallies = match &args.out {
         Some(dir) => {
             let manifest = manifest(&variant, &plan, &names, &args);
@@ -144,6 +151,12 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
             plan = row.plan;
             tallies.remove(0)
         }
+        None if args.sprt.is_some() => {
+            let sprt = args.sprt.expect("checked");
+            let (tallies, decision) = run_sprt(&plan, &sprt, args.threads, args.quiet)?;
+            sprt_line = Some(sprt_report(&sprt, &tallies, decision));
+            tallies
+        }
         None => {
             let bar = progress::bar(plan.deals(), args.quiet);
             let tallies = plan
@@ -161,8 +174,55 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     } else {
         args.threads
     };
-    let text = report(&tallies, &plan, &names, &variant, seconds, threads);
+    let mut text = report(&tallies, &plan, &names, &variant, seconds, threads);
+    if let Some(line) = sprt_line {
+        text.push_str(&line);
+    }
     write_stdout(text.as_bytes())
+}
+
+/// Deals between SPRT checks: fixed, so the result does not depend on threads.
+const SPRT_BLOCK: u64 = 1024;
+
+/// Plays blocks of deals until the SPRT decides or the deals run out.
+fn run_sprt(
+    plan: &Plan,
+    sprt: &Sprt,
+    threads: usize,
+    quiet: bool,
+) -> Result<(Tallies, SprtDecision), Failure> {
+    let bar = progress::bar(plan.deals(), quiet);
+    let mut tallies = Tallies::default();
+    let mut next = 0;
+    let mut decision = SprtDecision::Continue;
+    while next < plan.deals() && decision == SprtDecision::Continue {
+        let block = next..(next + SPRT_BLOCK).min(plan.deals());
+        let offset = next;
+        let part = plan
+            .run(block.clone(), threads, &|done| {
+                bar.set_position(offset + done)
+            })
+            .map_err(|e| Failure::Run(e.into()))?;
+        tallies.merge(&part);
+        next = block.end;
+        decision = sprt.decide(sprt.llr(&tallies.unit_scores, tallies.unit_size));
+    }
+    bar.finish_and_clear();
+    Ok((tallies, decision))
+}
+
+fn sprt_report(sprt: &Sprt, t: &Tallies, decision: SprtDecision) -> String {
+    let llr = sprt.llr(&t.unit_scores, t.unit_size);
+    let (lower, upper) = sprt.bounds();
+    let verdict = match decision {
+        SprtDecision::AcceptH1 => format!("H1 accepted: A is at least {} Elo stronger", sprt.elo1),
+        SprtDecision::AcceptH0 => format!("H0 accepted: A is not {} Elo stronger", sprt.elo1),
+        SprtDecision::Continue => "undecided: the game or hand limit came first".to_owned(),
+    };
+    format!(
+        "SPRT          elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.2} in [{lower:.2}, {upper:.2}] after {} units: {verdict}\n",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, t.unit_scores.n
+    )
 }
 
 fn rayon_threads() -> usize {
