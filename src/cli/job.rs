@@ -16,6 +16,7 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use ginlab::report::chart::histogram;
 use ginlab::report::{
     DistributionRow, Manifest, SummaryRow, distribution_rows, write_atomic, write_result_dir,
 };
@@ -249,10 +250,58 @@ fn finish(state: &State, dir: &Path, manifest_toml: &str) -> Result<Vec<SummaryR
         .collect();
     std::fs::create_dir_all(dir)
         .map_err(|e| Failure::Run(anyhow::anyhow!("creating {}: {e}", dir.display())))?;
+    for r in &state.rows {
+        write_histograms(dir, r)?;
+    }
     write_state(&dir.join("tallies.json"), state)?;
     write_result_dir(dir, &summary, &distribution, manifest_toml)
         .map_err(|e| Failure::Run(e.into()))?;
     Ok(summary)
+}
+
+/// A file-name-safe form of a row's names.
+fn slug(r: &RowState) -> String {
+    format!("{}-{}-vs-{}", r.variant, r.players[0], r.players[1])
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The hand-score histogram of a row, and the game-margin one for games.
+fn write_histograms(dir: &Path, r: &RowState) -> Result<(), Failure> {
+    let mut charts = vec![(
+        "hand_score",
+        format!(
+            "{}: {} vs {}, hand score",
+            r.variant, r.players[0], r.players[1]
+        ),
+        "hand score from A's side (points won, or minus points lost)",
+        &r.tallies.hand_score,
+    )];
+    if r.tallies.games > 0 {
+        charts.push((
+            "game_margin",
+            format!(
+                "{}: {} vs {}, game margin",
+                r.variant, r.players[0], r.players[1]
+            ),
+            "game margin from A's side",
+            &r.tallies.game_margin,
+        ));
+    }
+    for (metric, title, x_label, map) in charts {
+        let counts: Vec<(i64, u64)> = map.iter().map(|(&v, &n)| (v, n)).collect();
+        let path = dir.join(format!("{metric}-{}.svg", slug(r)));
+        write_atomic(&path, histogram(&title, x_label, &counts).as_bytes())
+            .map_err(|e| Failure::Run(anyhow::anyhow!("writing {}: {e}", path.display())))?;
+    }
+    Ok(())
 }
 
 /// `ginlab merge DIR... --out DIR`: shards of one run into its result.

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use ginlab::report::chart::{Point, Series, histogram, line_chart};
+use ginlab::report::chart::{Point, Series, line_chart};
 use ginlab::report::{Manifest, VariantRules, csv_bytes, write_atomic};
 use ginlab::rules::Rules;
 use ginlab::sim::{Plan, Tallies, Work};
@@ -466,7 +466,8 @@ pub fn balance(args: BalanceArgs) -> Result<(), Failure> {
     run_balance(&config, &args.strategy)
 }
 
-/// `strategy` against itself under every variant of `config`.
+/// `strategy` against itself under every variant of `config` (the job runner
+/// writes each variant's hand-score histogram).
 pub fn run_balance(config: &StudyConfig, strategy: &str) -> Result<(), Failure> {
     let strategy = resolve(strategy, "for balance")?;
     let variants = config.variants.clone();
@@ -539,20 +540,6 @@ pub fn run_balance(config: &StudyConfig, strategy: &str) -> Result<(), Failure> 
             hand_score_sd: r6(t.a_net_points.variance().sqrt()),
             mean_points_per_decided_hand: r6(points as f64 / t.decided().max(1) as f64),
         });
-        let counts: Vec<(i64, u64)> = t.hand_score.iter().map(|(&v, &n)| (v, n)).collect();
-        let name = format!(
-            "hand_score-{}.svg",
-            row.variant.replace([':', '=', ',', '/'], "_")
-        );
-        let title = format!(
-            "{}: hand score, {} in both seats",
-            row.variant, strategy.name
-        );
-        write(
-            &dir,
-            &name,
-            histogram(&title, "hand score (seat A's side)", &counts).as_bytes(),
-        )?;
     }
     let header = [
         "variant",
