@@ -9,10 +9,10 @@
 //! Example: holding `[AS 2S 3S] [7C 7D 7H] KC QC 5H 9D` (deadwood 34) with a
 //! 4S up, it takes the 4S (best discard KC leaves 24) and throws the king.
 
-use crate::engine::{DrawSource, PlayerView, Strategy, TurnEnd, pile_allowed, turn_end};
+use crate::engine::{DrawSource, PlayerView, Strategy, TurnEnd, turn_end};
 use crate::meld;
 
-use super::best_discard_except;
+use super::{best_discard_except, draw_when};
 
 /// The greedy deadwood strategy.
 #[derive(Clone, Debug, Default)]
@@ -83,20 +83,7 @@ impl Strategy for Greedy {
     }
 
     fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
-        let Some(top) = view.pile_top().filter(|_| pile_allowed(view)) else {
-            return DrawSource::Stock;
-        };
-        let take = match view.phase {
-            crate::engine::Phase::LastChance { .. } => {
-                best_discard_except(view.hand.with(top), Some(top)).deadwood <= view.knock_limit
-            }
-            _ => self.improves(view, top),
-        };
-        if take {
-            DrawSource::Pile
-        } else {
-            DrawSource::Stock
-        }
+        draw_when(view, |top| self.improves(view, top))
     }
 
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {

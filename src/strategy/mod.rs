@@ -17,6 +17,7 @@ pub use random::Random;
 pub use simple::Simple;
 
 use crate::cards::{Card, CardSet};
+use crate::engine::{DrawSource, Phase, PlayerView, pile_allowed};
 use crate::meld;
 
 /// Whether `card` would be part of some meld with the cards of `hand`
@@ -34,6 +35,27 @@ pub fn joins_meld(hand: CardSet, card: Card) -> bool {
         (0..13).contains(&x) && lane >> x & 1 == 1
     };
     (has(-2) && has(-1)) || (has(-1) && has(1)) || (has(1) && has(2))
+}
+
+/// The draw decision of a strategy that takes the pile top when `wants` it:
+/// stock only when the pile is not allowed; at the stock end
+/// ([`Phase::LastChance`](crate::engine::Phase::LastChance)) the last discard
+/// is taken only if some discard would then allow a knock.
+pub fn draw_when(view: &PlayerView<'_>, wants: impl FnOnce(Card) -> bool) -> DrawSource {
+    let Some(top) = view.pile_top().filter(|_| pile_allowed(view)) else {
+        return DrawSource::Stock;
+    };
+    let take = match view.phase {
+        Phase::LastChance { .. } => {
+            best_discard_except(view.hand.with(top), Some(top)).deadwood <= view.knock_limit
+        }
+        _ => wants(top),
+    };
+    if take {
+        DrawSource::Pile
+    } else {
+        DrawSource::Stock
+    }
 }
 
 /// The best discard of `hand` other than `banned` (the card just taken from

@@ -10,11 +10,11 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use crate::engine::{
-    DrawSource, Phase, PlayerView, Strategy, TurnEnd, below, legal_discards, pile_allowed, turn_end,
+    DrawSource, Phase, PlayerView, Strategy, TurnEnd, below, legal_discards, turn_end,
 };
 use crate::meld;
 
-use super::best_discard_except;
+use super::{best_discard_except, draw_when};
 
 /// The uniformly random player.
 #[derive(Clone, Debug)]
@@ -55,21 +55,7 @@ impl Strategy for Random {
     }
 
     fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
-        if let Phase::LastChance { .. } = view.phase {
-            let top = view.pile_top().expect("the last discard is on the pile");
-            let can_knock =
-                best_discard_except(view.hand.with(top), Some(top)).deadwood <= view.knock_limit;
-            return if can_knock {
-                DrawSource::Pile
-            } else {
-                DrawSource::Stock
-            };
-        }
-        if pile_allowed(view) && self.chance(0.5) {
-            DrawSource::Pile
-        } else {
-            DrawSource::Stock
-        }
+        draw_when(view, |_| self.chance(0.5))
     }
 
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {

@@ -10,12 +10,10 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use crate::engine::{
-    DrawSource, Phase, PlayerView, Strategy, TurnEnd, below, legal_discards, pile_allowed, turn_end,
-};
+use crate::engine::{DrawSource, PlayerView, Strategy, TurnEnd, below, legal_discards, turn_end};
 use crate::meld;
 
-use super::{best_discard_except, joins_meld};
+use super::{best_discard_except, draw_when, joins_meld};
 
 /// The EAAI reference player.
 #[derive(Clone, Debug)]
@@ -47,20 +45,7 @@ impl Strategy for Simple {
     }
 
     fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
-        let Some(top) = view.pile_top().filter(|_| pile_allowed(view)) else {
-            return DrawSource::Stock;
-        };
-        let take = match view.phase {
-            Phase::LastChance { .. } => {
-                best_discard_except(view.hand.with(top), Some(top)).deadwood <= view.knock_limit
-            }
-            _ => joins_meld(view.hand, top),
-        };
-        if take {
-            DrawSource::Pile
-        } else {
-            DrawSource::Stock
-        }
+        draw_when(view, |top| joins_meld(view.hand, top))
     }
 
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
