@@ -1002,10 +1002,43 @@ fn sprt_stops_early_and_ignores_the_thread_count() {
             "10",
             "--sprt",
             "elo0=0,elo1=5",
+            "--shard",
+            "1/2",
             "--out",
             "/tmp/x",
         ],
         "",
-        &["--out"],
+        &["--shard"],
     );
+    // With --out the files cover exactly the deals played.
+    let dir = out_dir("sprt");
+    ginlab()
+        .args([
+            "match",
+            "greedy-gin",
+            "simple",
+            "--games",
+            "200000",
+            "--seed",
+            "1",
+            "--rules",
+            "eaai",
+            "--quiet",
+        ])
+        .args(["--sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05", "--out"])
+        .arg(&dir)
+        .assert()
+        .success();
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let games: u64 = summary
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .nth(4)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(games, 2 * units);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -65,7 +65,8 @@ pub struct MatchArgs {
     /// `elo1` stronger than B: `elo0=0,elo1=10,alpha=0.05,beta=0.05`. The
     /// --games or --hands count is then the most that will be played. Checked
     /// every 1024 deals, so the stopping point does not depend on --threads.
-    #[arg(long, value_name = "SPEC", conflicts_with_all = ["out", "shard", "resume"])]
+    /// With --out, the files cover the deals played.
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["shard", "resume"])]
     sprt: Option<Sprt>,
     #[command(flatten)]
     rules: RulesArgs,
@@ -129,8 +130,8 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     let variant = variant_name(&args.rules);
     let start = Instant::now();
     let mut sprt_line = None;
-    let tallies = match &args.out {
-        Some(dir) => {
+    let tallies = match (&args.out, args.sprt) {
+        (Some(dir), None) => {
             let manifest = manifest(&variant, &plan, &names, &args);
             let rows = [Row {
                 variant: variant.clone(),
@@ -151,13 +152,22 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
             plan = row.plan;
             tallies.remove(0)
         }
-        None if args.sprt.is_some() => {
-            let sprt = args.sprt.expect("checked");
-            let (tallies, decision) = run_sprt(&plan, &sprt, args.threads, args.quiet)?;
+        (out, Some(sprt)) => {
+            let (tallies, decision, played) = run_sprt(&plan, &sprt, args.threads, args.quiet)?;
             sprt_line = Some(sprt_report(&sprt, &tallies, decision));
+            if let Some(dir) = out {
+                let manifest = manifest(&variant, &plan, &names, &args);
+                let row = Row {
+                    variant: variant.clone(),
+                    players: names.clone(),
+                    plan,
+                };
+                job::write_partial(&row, tallies.clone(), played, dir, &manifest)?;
+                plan = row.plan;
+            }
             tallies
         }
-        None => {
+        (None, None) => {
             let bar = progress::bar(plan.deals(), args.quiet);
             let tallies = plan
                 .run(0..plan.deals(), args.threads, &|done| {
@@ -184,13 +194,14 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
 /// Deals between SPRT checks: fixed, so the result does not depend on threads.
 const SPRT_BLOCK: u64 = 1024;
 
-/// Plays blocks of deals until the SPRT decides or the deals run out.
+/// Plays blocks of deals until the SPRT decides or the deals run out;
+/// returns the tallies, the decision and the number of deals played.
 fn run_sprt(
     plan: &Plan,
     sprt: &Sprt,
     threads: usize,
     quiet: bool,
-) -> Result<(Tallies, SprtDecision), Failure> {
+) -> Result<(Tallies, SprtDecision, u64), Failure> {
     let bar = progress::bar(plan.deals(), quiet);
     let mut tallies = Tallies::default();
     let mut next = 0;
@@ -208,7 +219,7 @@ fn run_sprt(
         decision = sprt.decide(sprt.llr(&tallies.unit_scores, tallies.unit_size));
     }
     bar.finish_and_clear();
-    Ok((tallies, decision))
+    Ok((tallies, decision, next))
 }
 
 fn sprt_report(sprt: &Sprt, t: &Tallies, decision: SprtDecision) -> String {

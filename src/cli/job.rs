@@ -259,6 +259,36 @@ fn finish(state: &State, dir: &Path, manifest_toml: &str) -> Result<Vec<SummaryR
     Ok(summary)
 }
 
+/// Writes a result folder for one row whose deals `0..played` were played
+/// outside the job runner (an SPRT that stopped early): the same files as a
+/// full run, with `tallies.json` recording the deals covered.
+pub fn write_partial(
+    row: &Row,
+    tallies: Tallies,
+    played: u64,
+    dir: &Path,
+    manifest: &Manifest,
+) -> Result<(), Failure> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Failure::input(format!(
+            "{}: exists and is not a directory",
+            dir.display()
+        )));
+    }
+    let state = State {
+        fingerprint: fingerprint(std::slice::from_ref(row)),
+        shard: Shard::ALL,
+        rows: vec![RowState {
+            variant: row.variant.clone(),
+            players: row.players.clone(),
+            seed: row.plan.seed,
+            covered: std::iter::once(0..played).collect(),
+            tallies,
+        }],
+    };
+    finish(&state, dir, &manifest.to_toml()).map(|_| ())
+}
+
 /// A file-name-safe form of a row's names.
 fn slug(r: &RowState) -> String {
     format!("{}-{}-vs-{}", r.variant, r.players[0], r.players[1])
