@@ -199,7 +199,8 @@ pub struct DistributionRow {
     /// Player B's profile.
     pub player_b: String,
     /// `hand_score` (A's points, or minus B's; void 0), `game_margin` (A's
-    /// side), `hand_turns`, `knocker_deadwood`, or `hand_end`.
+    /// side), `hand_turns`, `knocker_deadwood`, `pair_score` (A's half points
+    /// per duplicate pair or single game/hand), or `hand_end`.
     pub metric: &'static str,
     /// The value (a number, or for `hand_end` one of knock, gin, big_gin,
     /// undercut, tie, void).
@@ -230,6 +231,7 @@ pub fn distribution_rows(
         ("game_margin", &t.game_margin),
         ("hand_turns", &t.hand_turns),
         ("knocker_deadwood", &t.knocker_deadwood),
+        ("pair_score", &t.pair_score),
     ] {
         rows.extend(map.iter().map(|(k, &v)| row(metric, k.to_string(), v)));
     }

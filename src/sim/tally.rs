@@ -57,6 +57,11 @@ pub struct Tallies {
     pub knocker_deadwood: BTreeMap<i64, u64>,
     /// Histogram: A's game margin.
     pub game_margin: BTreeMap<i64, u64>,
+    /// Histogram: A's half points per scoring unit. With duplicate deals this
+    /// is the pentanomial count of pair outcomes (0 = lost both, 4 = won both;
+    /// in hands mode a void or tie is a half).
+    #[serde(default)]
+    pub pair_score: BTreeMap<i64, u64>,
 }
 
 fn bump(map: &mut BTreeMap<i64, u64>, key: i64) {
@@ -134,6 +139,7 @@ impl Tallies {
     pub fn add_unit(&mut self, half_points: i64, size: u64) {
         self.unit_scores.add(half_points);
         self.unit_size = size;
+        bump(&mut self.pair_score, half_points);
     }
 
     /// Adds another tally (exact; order does not matter).
@@ -167,6 +173,7 @@ impl Tallies {
             (&mut self.hand_turns, &other.hand_turns),
             (&mut self.knocker_deadwood, &other.knocker_deadwood),
             (&mut self.game_margin, &other.game_margin),
+            (&mut self.pair_score, &other.pair_score),
         ] {
             for (&k, &v) in theirs {
                 *mine.entry(k).or_insert(0) += v;
