@@ -39,7 +39,7 @@ pub fn joins_meld(hand: CardSet, card: Card) -> bool {
 
 /// The draw decision of a strategy that takes the pile top when `wants` it:
 /// stock only when the pile is not allowed; at the stock end
-/// ([`Phase::LastChance`](crate::engine::Phase::LastChance)) the last discard
+/// ([`Phase::LastChance`]) the last discard
 /// is taken only if some discard would then allow a knock.
 pub fn draw_when(view: &PlayerView<'_>, wants: impl FnOnce(Card) -> bool) -> DrawSource {
     let Some(top) = view.pile_top().filter(|_| pile_allowed(view)) else {
