@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use ginlab::report::chart::{Point, Series, line_chart};
-use ginlab::report::{Manifest, VariantRules, csv_bytes, write_atomic};
+use ginlab::report::{Manifest, VariantRules, csv_bytes, r6, write_atomic};
 use ginlab::rules::Rules;
 use ginlab::sim::{Plan, Tallies, Work};
 use ginlab::stats::{Z95, elo_interval, rate, wilson};
@@ -149,6 +149,19 @@ impl StudyConfig {
             variants,
             experiment: self.spec.clone(),
         }
+    }
+
+    /// Plays `rows` into `dir` with this config's shard, resume and threads.
+    fn play(&self, rows: &[Row], dir: &Path, manifest: &Manifest) -> Result<Vec<Tallies>, Failure> {
+        job::play(
+            rows,
+            self.shard,
+            dir,
+            self.resume,
+            self.threads,
+            self.quiet,
+            manifest,
+        )
     }
 
     fn plan(&self, rules: &Rules, a: Profile, b: Profile) -> Plan {
@@ -297,15 +310,7 @@ pub fn run_sweep(
             .chain([opponent.profile.to_string()])
             .collect(),
     );
-    let tallies = job::play(
-        &rows,
-        config.shard,
-        &dir,
-        config.resume,
-        config.threads,
-        config.quiet,
-        &manifest,
-    )?;
+    let tallies = config.play(&rows, &dir, &manifest)?;
     let mut table = Vec::new();
     let mut series: Vec<Series> = Vec::new();
     let numeric = values.iter().all(|v| v.parse::<f64>().is_ok());
@@ -315,7 +320,6 @@ pub fn run_sweep(
         let (pph, pph_lo, pph_hi) = t.a_net_points.t_interval(0.95);
         let (sc, se) = t.score();
         let (elo, elo_lo, elo_hi) = elo_interval(sc, se);
-        let r6 = |x: f64| (x * 1e6).round() / 1e6;
         let finite = |x: f64| {
             if x.is_finite() {
                 r6(x)
@@ -490,16 +494,7 @@ pub fn run_balance(config: &StudyConfig, strategy: &str) -> Result<(), Failure> 
         vec![strategy.name.clone()],
         vec![strategy.profile.to_string()],
     );
-    let tallies = job::play(
-        &rows,
-        config.shard,
-        &dir,
-        config.resume,
-        config.threads,
-        config.quiet,
-        &manifest,
-    )?;
-    let r6 = |x: f64| (x * 1e6).round() / 1e6;
+    let tallies = config.play(&rows, &dir, &manifest)?;
     let w = |k: u64, n: u64| {
         let (lo, hi) = wilson(k, n, Z95);
         (r6(rate(k, n)), r6(lo), r6(hi))

@@ -17,8 +17,10 @@ use serde::Serialize;
 use crate::sim::Tallies;
 use crate::stats::{Z95, elo_interval, rate, wilson};
 
-/// Rounds to six decimals (and turns −0 into 0).
-fn r6(x: f64) -> f64 {
+/// Rounds to six decimals (and turns −0 into 0): how every float in a CSV
+/// file is written, so files are stable to the byte.
+#[must_use]
+pub fn r6(x: f64) -> f64 {
     let y = (x * 1e6).round() / 1e6;
     if y == 0.0 { 0.0 } else { y }
 }
