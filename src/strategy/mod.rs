@@ -6,12 +6,14 @@
 //! `kind` or `kind:key=value,...` (`greedy:knock_at=7`).
 
 mod greedy;
+mod knowledge;
 mod profile;
 mod random;
 mod simple;
 
 pub use crate::engine::Strategy;
 pub use greedy::Greedy;
+pub use knowledge::Knowledge;
 pub use profile::{Profile, ProfileError};
 pub use random::Random;
 pub use simple::Simple;
