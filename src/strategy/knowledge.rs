@@ -93,10 +93,11 @@ fn evidence(view: &PlayerView<'_>) -> Vec<(Card, [f32; 3])> {
             Event::DrewStock { seat } => {
                 // Passing the pile top, unless the pile was not allowed (the
                 // first draw after both passed the upcard).
-                if seat == opponent && !both_passed {
-                    if let Some(&top) = pile.last() {
-                        found.push((top, PASSED));
-                    }
+                if seat == opponent
+                    && !both_passed
+                    && let Some(&top) = pile.last()
+                {
+                    found.push((top, PASSED));
                 }
                 both_passed = false;
             }
