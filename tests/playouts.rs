@@ -25,11 +25,12 @@ fn rule_sets() -> Vec<Rules> {
     all
 }
 
-const PROFILES: [&str; 4] = [
+const PROFILES: [&str; 5] = [
     "random:knock_prob=0.3",
     "simple",
     "greedy",
     "greedy:knock_at=0",
+    "tracker",
 ];
 
 /// Every card is in exactly one place: a hand, the pile, the stock, or face down.
@@ -99,7 +100,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn hands_conserve_cards_and_end(seed in any::<u64>(), rules_ix in 0usize..6, a in 0usize..4, b in 0usize..4) {
+    fn hands_conserve_cards_and_end(seed in any::<u64>(), rules_ix in 0usize..6, a in 0usize..5, b in 0usize..5) {
         let rules = &rule_sets()[rules_ix];
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let mut players = [
@@ -113,7 +114,7 @@ proptest! {
     }
 
     #[test]
-    fn game_scores_add_up(seed in any::<u64>(), rules_ix in 0usize..6, a in 1usize..4, b in 1usize..4) {
+    fn game_scores_add_up(seed in any::<u64>(), rules_ix in 0usize..6, a in 1usize..5, b in 1usize..5) {
         let rules = &rule_sets()[rules_ix];
         let mut pa = PROFILES[a].parse::<Profile>().unwrap().build(seed ^ 1);
         let mut pb = PROFILES[b].parse::<Profile>().unwrap().build(seed ^ 2);

@@ -200,6 +200,27 @@ impl Knowledge {
             .collect()
     }
 
+    /// The probability an unknown card is the opponent's before any evidence:
+    /// unknown opponent cards / unknown cards.
+    #[must_use]
+    pub fn prior(&self) -> f32 {
+        self.hidden as f32 / self.unknown.len().max(1) as f32
+    }
+
+    /// The evidence that the opponent wants `card`: over the cards that meld
+    /// with it (same rank, suit neighbours; ±2 at half weight) that the
+    /// opponent may hold, the sum of P(held) − [`Knowledge::prior`]. Zero when
+    /// nothing is known; unlike [`Knowledge::danger`] it does not make a card
+    /// look safe just because its neighbours are in the player's own hand.
+    #[must_use]
+    pub fn interest(&self, card: Card) -> f32 {
+        let prior = self.prior();
+        (self.held | self.unknown)
+            .iter()
+            .filter_map(|c| relation(card, c).map(|r| (self.prob(c) - prior) * [1.0, 1.0, 0.5][r]))
+            .sum()
+    }
+
     /// The chance-weighted count of opponent cards that meld with `card`: a
     /// measure of how much discarding `card` would help the opponent.
     #[must_use]
@@ -281,6 +302,17 @@ mod tests {
         let total: f32 = Card::all().map(|c| after.prob(c)).sum();
         assert!((total - 10.0).abs() < 1e-3, "{total}");
         assert!(after.danger(card("QS")) > after.danger(card("4D")));
+        assert!(after.interest(card("QS")) > 0.0, "next to the JS it took");
+        assert!(after.interest(card("5H")) < 0.0, "the rank it threw");
+        assert_eq!(
+            Knowledge::from_view(
+                &Hand::new(&rules, &d, Seat::B, [0, 0])
+                    .unwrap()
+                    .view(Seat::A)
+            )
+            .interest(card("QS")),
+            0.0
+        );
         assert!(after.live_neighbours(card("JS")).contains(card("JC")));
         assert!(
             !after.live_neighbours(card("JS")).contains(card("5C")),

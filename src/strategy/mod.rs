@@ -10,6 +10,7 @@ mod knowledge;
 mod profile;
 mod random;
 mod simple;
+mod tracker;
 
 pub use crate::engine::Strategy;
 pub use greedy::Greedy;
@@ -17,6 +18,7 @@ pub use knowledge::Knowledge;
 pub use profile::{Profile, ProfileError};
 pub use random::Random;
 pub use simple::Simple;
+pub use tracker::Tracker;
 
 use crate::cards::{Card, CardSet};
 use crate::engine::{DrawSource, Phase, PlayerView, pile_allowed};

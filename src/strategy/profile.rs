@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Greedy, Random, Simple, Strategy};
+use super::{Greedy, Random, Simple, Strategy, Tracker};
 
 /// A built-in strategy and its parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,13 +25,16 @@ pub enum Profile {
         /// `(stock size, knock_at)` pairs, larger stock sizes first.
         schedule: Vec<(u32, u8)>,
     },
+    /// [`Tracker`]: `knock_at` (0 to 10), `safety` (0 to 20), `slack` (0 to
+    /// 20), `margin` (−50 to 50), `late_stock` (0 to 31).
+    Tracker(Tracker),
 }
 
 /// What is wrong with a profile text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProfileError {
     /// No built-in kind has this name.
-    #[error("unknown strategy `{0}`: the built-in kinds are random, simple, greedy")]
+    #[error("unknown strategy `{0}`: the built-in kinds are random, simple, greedy, tracker")]
     UnknownKind(String),
     /// A parameter the kind does not have.
     #[error("strategy `{kind}` has no parameter `{key}`; it takes: {allowed}")]
@@ -74,6 +77,7 @@ impl Profile {
                 knock_at,
                 ref schedule,
             } => Box::new(Greedy::new(knock_at, schedule.clone())),
+            Profile::Tracker(ref tracker) => Box::new(tracker.clone()),
         }
     }
 }
@@ -127,6 +131,7 @@ impl FromStr for Profile {
                 knock_at: None,
                 schedule: Vec::new(),
             },
+            "tracker" => Profile::Tracker(Tracker::default()),
             other => return Err(ProfileError::UnknownKind(other.to_owned())),
         };
         for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -165,11 +170,47 @@ impl FromStr for Profile {
                         },
                     )?);
                 }
+                (
+                    Profile::Tracker(t),
+                    key @ ("knock_at" | "safety" | "slack" | "margin" | "late_stock"),
+                ) => {
+                    let (key, expected, range): (&'static str, &'static str, (f32, f32)) = match key
+                    {
+                        "knock_at" => ("knock_at", "an integer from 0 to 10", (0.0, 10.0)),
+                        "safety" => ("safety", "a number from 0 to 20", (0.0, 20.0)),
+                        "slack" => ("slack", "an integer from 0 to 20", (0.0, 20.0)),
+                        "margin" => ("margin", "a number from -50 to 50", (-50.0, 50.0)),
+                        _ => ("late_stock", "an integer from 0 to 31", (0.0, 31.0)),
+                    };
+                    let integer = matches!(key, "knock_at" | "slack" | "late_stock");
+                    let x = value
+                        .parse::<f32>()
+                        .ok()
+                        .filter(|x| {
+                            (range.0..=range.1).contains(x) && (!integer || x.fract() == 0.0)
+                        })
+                        .ok_or_else(|| ProfileError::BadValue {
+                            kind: "tracker",
+                            key,
+                            value: value.to_owned(),
+                            expected,
+                        })?;
+                    match key {
+                        "knock_at" => t.knock_at = Some(x as u8),
+                        "safety" => t.safety = x,
+                        "slack" => t.slack = x as u8,
+                        "margin" => t.margin = x,
+                        _ => t.late_stock = x as u32,
+                    }
+                }
                 (profile, key) => {
                     let (kind, allowed) = match profile {
                         Profile::Random { .. } => ("random", "knock_prob"),
                         Profile::Simple => ("simple", "(none)"),
                         Profile::Greedy { .. } => ("greedy", "knock_at, schedule"),
+                        Profile::Tracker(_) => {
+                            ("tracker", "knock_at, safety, slack, margin, late_stock")
+                        }
                     };
                     return Err(ProfileError::UnknownKey {
                         kind,
@@ -207,6 +248,30 @@ impl fmt::Display for Profile {
             Profile::Random { knock_prob } if *knock_prob == 0.5 => f.write_str("random"),
             Profile::Random { knock_prob } => write!(f, "random:knock_prob={knock_prob}"),
             Profile::Simple => f.write_str("simple"),
+            Profile::Tracker(t) => {
+                let d = Tracker::default();
+                let mut params = Vec::new();
+                if let Some(k) = t.knock_at {
+                    params.push(format!("knock_at={k}"));
+                }
+                if t.safety != d.safety {
+                    params.push(format!("safety={}", t.safety));
+                }
+                if t.slack != d.slack {
+                    params.push(format!("slack={}", t.slack));
+                }
+                if t.margin != d.margin {
+                    params.push(format!("margin={}", t.margin));
+                }
+                if t.late_stock != d.late_stock {
+                    params.push(format!("late_stock={}", t.late_stock));
+                }
+                if params.is_empty() {
+                    f.write_str("tracker")
+                } else {
+                    write!(f, "tracker:{}", params.join(","))
+                }
+            }
             Profile::Greedy { knock_at, schedule } => {
                 f.write_str("greedy")?;
                 let mut sep = ':';
@@ -270,7 +335,10 @@ mod tests {
     #[test]
     fn errors() {
         let e = |t: &str| t.parse::<Profile>().unwrap_err().to_string();
-        assert!(e("gredy").contains("random, simple, greedy"));
+        assert!(e("gredy").contains("random, simple, greedy, tracker"));
+        assert!(e("tracker:safety=-1").contains("0 to 20"));
+        assert!(e("tracker:slack=1.5").contains("integer"));
+        assert!(e("tracker:speed=1").contains("knock_at, safety, slack, margin, late_stock"));
         assert!(e("greedy:knock=3").contains("takes: knock_at, schedule"));
         assert!(e("greedy:schedule=10:2/20:5").contains("decreasing"));
         assert!(e("greedy:schedule=10").contains("STOCK:KNOCK"));
