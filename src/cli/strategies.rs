@@ -76,7 +76,7 @@ pub fn resolve(spec: &str, who: &str) -> Result<Named, Failure> {
         list.join(", ")
     };
     Err(Failure::input(format!(
-        "strategy {who}: `{spec}` is not a built-in kind (random, simple, greedy), an inline profile \
+        "strategy {who}: `{spec}` is not a built-in kind (random, simple, greedy, tracker), an inline profile \
          (kind:key=value,...), a profile in strategies/ ({profiles}), or a profile file"
     )))
 }
