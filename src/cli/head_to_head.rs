@@ -18,7 +18,7 @@ use super::{Failure, progress, write_stdout};
 
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// Strategy of player A: a built-in kind (random, simple, greedy), inline
+    /// Strategy of player A: a built-in kind (random, simple, greedy, tracker), inline
     /// `kind:key=value,...` such as `greedy:knock_at=7`, a profile name from
     /// strategies/ (`greedy-k7`), or a profile file.
     a: String,
