@@ -51,22 +51,17 @@ pub struct Knowledge {
     prob: [f32; 52],
 }
 
-/// How `c` relates to `e` for meld purposes: 0 same rank, 1 or 2 the same
-/// suit that many ranks away, `None` otherwise.
-fn relation(e: Card, c: Card) -> Option<usize> {
-    if e == c {
-        return None;
-    }
-    if e.rank() == c.rank() {
-        return Some(0);
-    }
-    if e.suit() == c.suit() {
-        let d = (e.rank().index() as i32 - c.rank().index() as i32).unsigned_abs();
-        if d == 1 || d == 2 {
-            return Some(d as usize);
-        }
-    }
-    None
+/// The cards that meld with `e`, by relation: the other cards of its rank,
+/// its suit neighbours one rank away, and two ranks away. Shifts of one or two
+/// bits cannot cross suits: the top three bits of every lane are empty and
+/// [`CardSet::from_bits_truncate`] drops them.
+fn neighbours(e: Card) -> [CardSet; 3] {
+    let m = e.mask().bits();
+    [
+        CardSet::rank(e.rank()) - e.mask(),
+        CardSet::from_bits_truncate(m << 1 | m >> 1),
+        CardSet::from_bits_truncate(m << 2 | m >> 2),
+    ]
 }
 
 /// The opponent's actions as (card, likelihood ratios), replaying the public
@@ -126,9 +121,9 @@ impl Knowledge {
             weight[card.index() as usize] = 1.0;
         }
         for (e, ratios) in evidence(view) {
-            for card in unknown {
-                if let Some(r) = relation(e, card) {
-                    weight[card.index() as usize] *= ratios[r];
+            for (near, ratio) in neighbours(e).into_iter().zip(ratios) {
+                for card in near & unknown {
+                    weight[card.index() as usize] *= ratio;
                 }
             }
         }
@@ -194,10 +189,24 @@ impl Knowledge {
     /// meld with `card`: same rank, or suit neighbours one or two away, that
     /// are not seen anywhere ("live" cards).
     pub fn live_neighbours(&self, card: Card) -> CardSet {
-        self.unknown
-            .iter()
-            .filter(|&c| relation(card, c).is_some())
-            .collect()
+        let [rank, one, two] = neighbours(card);
+        (rank | one | two) & self.unknown
+    }
+
+    /// Σ over the cards melding with `card` the opponent may hold of
+    /// `f(probability)`, weighting neighbours two ranks away by half.
+    fn over_neighbours(&self, card: Card, f: impl Fn(f32) -> f32) -> f32 {
+        let possible = self.held | self.unknown;
+        neighbours(card)
+            .into_iter()
+            .zip([1.0, 1.0, 0.5])
+            .map(|(near, w)| {
+                (near & possible)
+                    .iter()
+                    .map(|c| w * f(self.prob(c)))
+                    .sum::<f32>()
+            })
+            .sum()
     }
 
     /// The probability an unknown card is the opponent's before any evidence:
@@ -215,20 +224,14 @@ impl Knowledge {
     #[must_use]
     pub fn interest(&self, card: Card) -> f32 {
         let prior = self.prior();
-        (self.held | self.unknown)
-            .iter()
-            .filter_map(|c| relation(card, c).map(|r| (self.prob(c) - prior) * [1.0, 1.0, 0.5][r]))
-            .sum()
+        self.over_neighbours(card, |p| p - prior)
     }
 
     /// The chance-weighted count of opponent cards that meld with `card`: a
     /// measure of how much discarding `card` would help the opponent.
     #[must_use]
     pub fn danger(&self, card: Card) -> f32 {
-        (self.held | self.unknown)
-            .iter()
-            .filter_map(|c| relation(card, c).map(|r| self.prob(c) * [1.0, 1.0, 0.5][r]))
-            .sum()
+        self.over_neighbours(card, |p| p)
     }
 }
 
@@ -256,6 +259,21 @@ mod tests {
 
     const A: &str = "AS 2S 3S 2H 3H 4H KC KD KH 5D";
     const B: &str = "7C 8C 9C TD JD QD QC QH QS 5C";
+
+    #[test]
+    fn neighbours_stay_in_their_suit() {
+        let [rank, one, two] = neighbours(card("AS"));
+        assert_eq!(rank, "AC AD AH".parse().unwrap());
+        assert_eq!(one, "2S".parse().unwrap());
+        assert_eq!(two, "3S".parse().unwrap());
+        let [_, one, two] = neighbours(card("KC"));
+        assert_eq!((one, two), ("QC".parse().unwrap(), "JC".parse().unwrap()));
+        let [_, one, two] = neighbours(card("2D"));
+        assert_eq!(
+            (one, two),
+            ("AD 3D".parse().unwrap(), "4D".parse().unwrap())
+        );
+    }
 
     #[test]
     fn prior_is_uniform_and_sums_to_the_hidden_cards() {
