@@ -559,6 +559,25 @@ fn match_errors() {
         "",
         &["knock_limit"],
     );
+    rejects(
+        &[
+            "match",
+            "greedy",
+            "simple",
+            "--games",
+            "0",
+            "--out",
+            "/tmp/ginlab-zero",
+        ],
+        "",
+        &["--games", "0"],
+    );
+    rejects(
+        &["balance", "greedy", "--hands", "0"],
+        "",
+        &["--hands", "0"],
+    );
+    assert!(!std::path::Path::new("/tmp/ginlab-zero").exists());
 }
 
 #[test]

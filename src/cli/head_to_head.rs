@@ -25,10 +25,10 @@ pub struct MatchArgs {
     /// Strategy of seat B, as for A.
     b: String,
     /// Play this many independent hands (dealers alternate, scores 0–0).
-    #[arg(long, conflicts_with_all = ["games", "decks"], required_unless_present_any = ["games", "decks"])]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["games", "decks"], required_unless_present_any = ["games", "decks"])]
     hands: Option<u64>,
     /// Play this many whole games to the target.
-    #[arg(long, conflicts_with = "decks")]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "decks")]
     games: Option<u64>,
     /// Play one hand per deck order in FILE: one line each, 52 cards top first
     /// (blank lines and `#` lines skipped).

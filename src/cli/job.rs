@@ -230,8 +230,10 @@ pub fn play(
     }
     bar.finish_and_clear();
     finish(&state, dir, &manifest.to_toml())?;
-    std::fs::remove_file(&checkpoint)
-        .map_err(|e| Failure::Run(anyhow::anyhow!("removing {}: {e}", checkpoint.display())))?;
+    if checkpoint.exists() {
+        std::fs::remove_file(&checkpoint)
+            .map_err(|e| Failure::Run(anyhow::anyhow!("removing {}: {e}", checkpoint.display())))?;
+    }
     Ok(state.rows.into_iter().map(|r| r.tallies).collect())
 }
 

@@ -30,10 +30,10 @@ pub struct StudyArgs {
     #[arg(long = "rule", value_name = "KNOB=VALUE")]
     overrides: Vec<String>,
     /// Hands per grid point and variant.
-    #[arg(long, conflicts_with = "games", required_unless_present = "games")]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "games", required_unless_present = "games")]
     hands: Option<u64>,
     /// Whole games per grid point and variant.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     games: Option<u64>,
     /// Master seed (default 1; every row uses it, so rows share their deals).
     #[arg(long, default_value_t = 1)]
