@@ -19,7 +19,9 @@ pub use multi::{
     PARTNERSHIP_TARGET, PartnershipResult, TableHand, ThreeResult, play_partnership, play_three,
     round_score, team_of,
 };
-pub use player::{EngineError, Strategy, legal_discards, pile_allowed, play_hand, turn_end};
+pub use player::{
+    EngineError, Strategy, big_gin_legal, legal_discards, pile_allowed, play_hand, turn_end,
+};
 pub use score::{HandEnd, HandScore, Side, score_showdown};
 pub use transcript::hand_transcript;
 pub use view::{DrawSource, Event, Phase, PlayerView, Seat, TurnEnd};

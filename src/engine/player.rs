@@ -108,6 +108,14 @@ pub fn legal_discards(view: &PlayerView<'_>) -> crate::cards::CardSet {
     }
 }
 
+/// Whether declaring big gin ([`TurnEnd::BigGin`]) is legal in this view:
+/// the rules allow big gin and all 11 cards meld (the check [`Hand::apply`]
+/// makes).
+#[must_use]
+pub fn big_gin_legal(view: &PlayerView<'_>) -> bool {
+    view.rules.big_gin_bonus.is_some() && crate::meld::is_big_gin(view.hand)
+}
+
 /// Whether the pile may be drawn from in this view.
 #[must_use]
 pub fn pile_allowed(view: &PlayerView<'_>) -> bool {

@@ -9,7 +9,7 @@
 //! Example: holding `[AS 2S 3S] [7C 7D 7H] KC QC 5H 9D` (deadwood 34) with a
 //! 4S up, it takes the 4S (best discard KC leaves 24) and throws the king.
 
-use crate::engine::{DrawSource, PlayerView, Strategy, TurnEnd, turn_end};
+use crate::engine::{DrawSource, PlayerView, Strategy, TurnEnd, big_gin_legal, turn_end};
 use crate::meld;
 
 use super::{best_discard_except, draw_when};
@@ -87,7 +87,7 @@ impl Strategy for Greedy {
     }
 
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
-        if view.rules.big_gin_bonus.is_some() && meld::is_big_gin(view.hand) {
+        if big_gin_legal(view) {
             return TurnEnd::BigGin;
         }
         let discard = match self.last.take() {

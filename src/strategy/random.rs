@@ -10,7 +10,8 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use crate::engine::{
-    DrawSource, Phase, PlayerView, Strategy, TurnEnd, below, legal_discards, turn_end,
+    DrawSource, Phase, PlayerView, Strategy, TurnEnd, below, big_gin_legal, legal_discards,
+    turn_end,
 };
 use crate::meld;
 
@@ -59,7 +60,7 @@ impl Strategy for Random {
     }
 
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
-        let big_gin = view.rules.big_gin_bonus.is_some() && meld::is_big_gin(view.hand);
+        let big_gin = big_gin_legal(view);
         if let Phase::EndTurn {
             must_knock: true, ..
         } = view.phase

@@ -10,7 +10,9 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use crate::engine::{DrawSource, PlayerView, Strategy, TurnEnd, below, legal_discards, turn_end};
+use crate::engine::{
+    DrawSource, PlayerView, Strategy, TurnEnd, below, big_gin_legal, legal_discards, turn_end,
+};
 use crate::meld;
 
 use super::{best_discard_except, draw_when, joins_meld};
@@ -49,7 +51,7 @@ impl Strategy for Simple {
     }
 
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
-        if view.rules.big_gin_bonus.is_some() && meld::is_big_gin(view.hand) {
+        if big_gin_legal(view) {
             return TurnEnd::BigGin;
         }
         let best = best_discard_except(view.hand, view.taken_from_pile).deadwood;

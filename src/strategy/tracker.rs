@@ -24,7 +24,9 @@
 //! shown no interest in.
 
 use crate::cards::{Card, CardSet};
-use crate::engine::{DrawSource, Phase, PlayerView, Strategy, TurnEnd, legal_discards, turn_end};
+use crate::engine::{
+    DrawSource, Phase, PlayerView, Strategy, TurnEnd, big_gin_legal, legal_discards, turn_end,
+};
 use crate::meld;
 
 use super::{Knowledge, best_discard_except, draw_when};
@@ -124,7 +126,7 @@ impl Strategy for Tracker {
     }
 
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
-        if view.rules.big_gin_bonus.is_some() && meld::is_big_gin(view.hand) {
+        if big_gin_legal(view) {
             return TurnEnd::BigGin;
         }
         // Knocking uses the best discard for the count, not the safest one.
