@@ -21,24 +21,8 @@ fn cards(s: &str) -> CardSet {
 /// (for the eleven-card deal: the non-dealer's 11th card), then `stock` on
 /// top of the stock, then every other card in index order.
 fn deck(non_dealer: &str, dealer: &str, upcard: &str, stock: &str) -> Deck {
-    let (n, d) = (cards(non_dealer), cards(dealer));
-    assert_eq!((n.len(), d.len()), (10, 10));
-    let mut order: Vec<Card> = Vec::new();
-    for (x, y) in n.iter().zip(d.iter()) {
-        order.extend([x, y]);
-    }
-    order.push(card(upcard));
     let stock: Vec<Card> = stock.split_whitespace().map(card).collect();
-    order.extend(&stock);
-    let used: CardSet = order.iter().copied().collect();
-    assert_eq!(
-        used.len() as usize,
-        order.len(),
-        "duplicate card in the scenario"
-    );
-    order.extend((!used).iter());
-    let text: Vec<String> = order.iter().map(ToString::to_string).collect();
-    text.join(" ").parse().unwrap()
+    Deck::arranged(cards(non_dealer), cards(dealer), card(upcard), &stock).unwrap()
 }
 
 const A: Seat = Seat::A;

@@ -28,6 +28,14 @@ pub enum DeckError {
     /// Not 52 cards.
     #[error("deck has {0} cards: a deck order lists each of the 52 cards once, top first")]
     Count(usize),
+    /// A hand given to [`Deck::arranged`] does not have 10 cards.
+    #[error("the {who}'s hand has {count} cards, not 10")]
+    HandSize {
+        /// `non-dealer` or `dealer`.
+        who: &'static str,
+        /// How many it has.
+        count: u32,
+    },
 }
 
 /// A uniform integer in `0..n` (Lemire's multiply-and-reject).
@@ -69,6 +77,46 @@ impl Deck {
     pub(crate) fn from_cards(cards: [Card; 52]) -> Deck {
         debug_assert_eq!(cards.iter().copied().collect::<CardSet>(), CardSet::ALL);
         Deck(cards)
+    }
+
+    /// The deck that deals `non_dealer` and `dealer` these 10 cards each (one
+    /// at a time, non-dealer first, in card order), then `twenty_first` (the
+    /// upcard, or the non-dealer's 11th card in the eleven-card deal), then
+    /// `stock_top` on top of the stock, then every other card in index order.
+    /// For setting up fixed situations.
+    ///
+    /// # Errors
+    /// A hand without 10 cards, or a card given twice.
+    pub fn arranged(
+        non_dealer: CardSet,
+        dealer: CardSet,
+        twenty_first: Card,
+        stock_top: &[Card],
+    ) -> Result<Deck, DeckError> {
+        for (who, hand) in [("non-dealer", non_dealer), ("dealer", dealer)] {
+            if hand.len() != 10 {
+                return Err(DeckError::HandSize {
+                    who,
+                    count: hand.len(),
+                });
+            }
+        }
+        let mut order: Vec<Card> = non_dealer
+            .iter()
+            .zip(dealer.iter())
+            .flat_map(|(x, y)| [x, y])
+            .collect();
+        order.push(twenty_first);
+        order.extend_from_slice(stock_top);
+        let mut seen = CardSet::EMPTY;
+        for &card in &order {
+            if !seen.insert(card) {
+                return Err(DeckError::Duplicate(card));
+            }
+        }
+        order.extend((!seen).iter());
+        let cards: [Card; 52] = order.try_into().expect("52 distinct cards");
+        Ok(Deck(cards))
     }
 
     /// The cards, top first.
@@ -143,6 +191,34 @@ mod tests {
             counts.iter().all(|&c| (9_500..10_500).contains(&c)),
             "{counts:?}"
         );
+    }
+
+    #[test]
+    fn arranged_deals_as_the_engine_does() {
+        let (a, b): (CardSet, CardSet) = (
+            "AS 2S 3S 2H 3H 4H KC KD KH 5D".parse().unwrap(),
+            "7C 8C 9C TD JD QD QC QH QS 5C".parse().unwrap(),
+        );
+        let up = "2C".parse().unwrap();
+        let top = ["JS".parse().unwrap()];
+        let deck = Deck::arranged(a, b, up, &top).unwrap();
+        let rules = crate::rules::Rules::standard();
+        let hand = crate::engine::Hand::new(&rules, &deck, crate::engine::Seat::B, [0, 0]).unwrap();
+        assert_eq!(hand.cards(crate::engine::Seat::A), a);
+        assert_eq!(hand.cards(crate::engine::Seat::B), b);
+        assert_eq!(hand.upcard(), Some(up));
+        assert_eq!(hand.stock()[0], top[0]);
+        assert_eq!(
+            Deck::arranged(a, b, "AS".parse().unwrap(), &[]),
+            Err(DeckError::Duplicate("AS".parse().unwrap()))
+        );
+        assert!(matches!(
+            Deck::arranged(a - "AS".parse().unwrap(), b, up, &[]),
+            Err(DeckError::HandSize {
+                who: "non-dealer",
+                count: 9
+            })
+        ));
     }
 
     #[test]

@@ -247,14 +247,17 @@ mod tests {
 
     /// A deck: A gets `a`, B gets `b`, upcard, then `stock` on top.
     fn deck(a: &str, b: &str, up: &str, stock: &str) -> Deck {
-        let (a, b): (CardSet, CardSet) = (a.parse().unwrap(), b.parse().unwrap());
-        let mut order: Vec<Card> = a.iter().zip(b.iter()).flat_map(|(x, y)| [x, y]).collect();
-        order.push(card(up));
-        order.extend(stock.split_whitespace().map(card));
-        let used: CardSet = order.iter().copied().collect();
-        order.extend((!used).iter());
-        let text: Vec<String> = order.iter().map(ToString::to_string).collect();
-        text.join(" ").parse().unwrap()
+        let stock: Vec<Card> = stock
+            .split_whitespace()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        Deck::arranged(
+            a.parse().unwrap(),
+            b.parse().unwrap(),
+            up.parse().unwrap(),
+            &stock,
+        )
+        .unwrap()
     }
 
     const A: &str = "AS 2S 3S 2H 3H 4H KC KD KH 5D";

@@ -159,14 +159,17 @@ mod tests {
     use crate::rules::Rules;
 
     fn deck(a: &str, b: &str, up: &str, stock: &str) -> Deck {
-        let (a, b): (CardSet, CardSet) = (a.parse().unwrap(), b.parse().unwrap());
-        let mut order: Vec<Card> = a.iter().zip(b.iter()).flat_map(|(x, y)| [x, y]).collect();
-        order.push(up.parse().unwrap());
-        order.extend(stock.split_whitespace().map(|c| c.parse::<Card>().unwrap()));
-        let used: CardSet = order.iter().copied().collect();
-        order.extend((!used).iter());
-        let text: Vec<String> = order.iter().map(ToString::to_string).collect();
-        text.join(" ").parse().unwrap()
+        let stock: Vec<Card> = stock
+            .split_whitespace()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        Deck::arranged(
+            a.parse().unwrap(),
+            b.parse().unwrap(),
+            up.parse().unwrap(),
+            &stock,
+        )
+        .unwrap()
     }
 
     /// The same public history with different hidden cards gives the same
