@@ -360,28 +360,10 @@ pub fn run_sweep(
                 .push(Point { x, y: s, lo, hi });
         }
     }
-    let header = [
-        "variant",
-        "parameter",
-        "value",
-        "player_a",
-        "player_b",
-        "games",
-        "hands",
-        "score",
-        "score_lo",
-        "score_hi",
-        "a_points_per_hand",
-        "a_points_per_hand_lo",
-        "a_points_per_hand_hi",
-        "elo",
-        "elo_lo",
-        "elo_hi",
-    ];
     write(
         &dir,
         "sweep.csv",
-        &csv_bytes(&table, &header).map_err(|e| Failure::Run(e.into()))?,
+        &csv_bytes(&table).map_err(|e| Failure::Run(e.into()))?,
     )?;
     let unit = if matches!(config.work, Work::Games(_)) {
         "games"
@@ -536,36 +518,10 @@ pub fn run_balance(config: &StudyConfig, strategy: &str) -> Result<(), Failure> 
             mean_points_per_decided_hand: r6(points as f64 / t.decided().max(1) as f64),
         });
     }
-    let header = [
-        "variant",
-        "strategy",
-        "hands",
-        "games",
-        "non_dealer_win_rate",
-        "non_dealer_win_lo",
-        "non_dealer_win_hi",
-        "gin_rate",
-        "gin_lo",
-        "gin_hi",
-        "undercut_rate",
-        "undercut_lo",
-        "undercut_hi",
-        "knock_rate",
-        "knock_lo",
-        "knock_hi",
-        "void_rate",
-        "void_lo",
-        "void_hi",
-        "mean_turns",
-        "mean_turns_lo",
-        "mean_turns_hi",
-        "hand_score_sd",
-        "mean_points_per_decided_hand",
-    ];
     write(
         &dir,
         "balance.csv",
-        &csv_bytes(&table, &header).map_err(|e| Failure::Run(e.into()))?,
+        &csv_bytes(&table).map_err(|e| Failure::Run(e.into()))?,
     )?;
     let pct = |x: f64| format!("{:.1}", 100.0 * x);
     let mut out = String::new();
