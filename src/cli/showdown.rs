@@ -50,9 +50,12 @@ impl Table {
             ),
             None => None,
         };
-        let knock_limit = rules
-            .knock_limit_for(upcard)
-            .map_err(|e| Failure::input(format!("--rules {}: {e}", args.rules.rules)))?;
+        let knock_limit = rules.knock_limit_for(upcard).map_err(|e| {
+            Failure::input(format!(
+                "--rules {}: {e}: give it with --upcard, e.g. --upcard 7H",
+                args.rules.rules
+            ))
+        })?;
         Ok(Table {
             rules,
             upcard,

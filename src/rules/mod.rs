@@ -124,7 +124,7 @@ pub enum RulesError {
     #[error("{0}")]
     Inconsistent(&'static str),
     /// The knock limit is the upcard's value but there is no upcard.
-    #[error("knock_limit = upcard needs the upcard (give one, e.g. --upcard 7H)")]
+    #[error("knock_limit = upcard needs the hand's upcard")]
     NeedsUpcard,
 }
 
