@@ -3,7 +3,9 @@
 //! every action the 52 cards are each in exactly one place; every hand ends;
 //! a game's scores add up to its hands.
 
-use ginlab::engine::{Action, Deck, Hand, HandOutcome, Phase, Seat, Strategy, Tally, play_game};
+use ginlab::engine::{
+    Deck, Hand, HandOutcome, Phase, Seat, Strategy, Tally, play_game, play_hand_inspected,
+};
 use ginlab::rules::{Deal, PRESETS, Rules};
 use ginlab::strategy::Profile;
 use ginlab::{CardSet, meld};
@@ -58,18 +60,10 @@ fn play_checked(
     let mut hand = Hand::new(rules, deck, dealer, [0, 0]).unwrap();
     assert_conserved(&hand);
     let mut actions = 0;
-    while let Some(seat) = hand.phase().seat() {
-        let player = &mut players[seat.index()];
-        let view = hand.view(seat);
-        let action = match view.phase {
-            Phase::UpcardOffer { .. } => Action::TakeUpcard(player.take_upcard(&view)),
-            Phase::Draw { .. } | Phase::LastChance { .. } => Action::Draw(player.draw(&view)),
-            Phase::EndTurn { .. } => Action::EndTurn(player.end_turn(&view)),
-            Phase::Over => unreachable!(),
-        };
-        hand.apply(seat, action)
-            .unwrap_or_else(|e| panic!("{} as {seat}: {e}", player.name()));
-        assert_conserved(&hand);
+    let [a, b] = players;
+    let mut seats: [&mut dyn Strategy; 2] = [a.as_mut(), b.as_mut()];
+    play_hand_inspected(&mut hand, &mut seats, |hand| {
+        assert_conserved(hand);
         // Between turns both hold 10 cards (11 only while ending a turn).
         if let Phase::Draw { .. } = hand.phase() {
             assert_eq!(
@@ -79,7 +73,8 @@ fn play_checked(
         }
         actions += 1;
         assert!(actions <= 4 * rules.max_turns + 10, "hand did not end");
-    }
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
     let outcome = *hand.outcome().unwrap();
     if let HandOutcome::Showdown {
         knocker, showdown, ..

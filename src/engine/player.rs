@@ -64,9 +64,24 @@ pub enum EngineError {
 ///
 /// # Errors
 /// [`EngineError::IllegalAction`] naming the seat, the strategy and why.
+#[inline]
 pub fn play_hand(
     hand: &mut Hand<'_>,
     players: &mut [&mut dyn Strategy; 2],
+) -> Result<HandOutcome, EngineError> {
+    play_hand_inspected(hand, players, |_| {})
+}
+
+/// [`play_hand`], calling `inspect` with the hand after every applied
+/// action (for invariant checks and tracing).
+///
+/// # Errors
+/// As [`play_hand`].
+#[inline]
+pub fn play_hand_inspected(
+    hand: &mut Hand<'_>,
+    players: &mut [&mut dyn Strategy; 2],
+    mut inspect: impl FnMut(&Hand<'_>),
 ) -> Result<HandOutcome, EngineError> {
     for seat in Seat::ALL {
         players[seat.index()].start_hand(&hand.view(seat));
@@ -88,6 +103,7 @@ pub fn play_hand(
                 name: player.name().to_owned(),
                 source,
             })?;
+        inspect(hand);
         while delivered < hand.events().len() {
             let event = hand.events()[delivered];
             for s in Seat::ALL.into_iter().filter(|s| observers[s.index()]) {
