@@ -1,4 +1,4 @@
-//! Property tests over random playouts: random, simple and greedy strategies
+//! Property tests over random playouts: every built-in strategy
 //! under every preset (and the eleven-card deal and last-discard knob). After
 //! every action the 52 cards are each in exactly one place; every hand ends;
 //! a game's scores add up to its hands.
@@ -27,12 +27,14 @@ fn rule_sets() -> Vec<Rules> {
     all
 }
 
-const PROFILES: [&str; 5] = [
+const PROFILES: [&str; 7] = [
     "random:knock_prob=0.3",
     "simple",
     "greedy",
     "greedy:knock_at=0",
     "tracker",
+    "mc:samples=2,discards=2",
+    "mc:samples=2,rollout=tracker,weighting=none,objective=game",
 ];
 
 /// Every card is in exactly one place: a hand, the pile, the stock, or face down.
@@ -95,7 +97,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn hands_conserve_cards_and_end(seed in any::<u64>(), rules_ix in 0usize..6, a in 0usize..5, b in 0usize..5) {
+    fn hands_conserve_cards_and_end(seed in any::<u64>(), rules_ix in 0usize..6, a in 0usize..7, b in 0usize..7) {
         let rules = &rule_sets()[rules_ix];
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let mut players = [
@@ -109,7 +111,7 @@ proptest! {
     }
 
     #[test]
-    fn game_scores_add_up(seed in any::<u64>(), rules_ix in 0usize..6, a in 1usize..5, b in 1usize..5) {
+    fn game_scores_add_up(seed in any::<u64>(), rules_ix in 0usize..6, a in 1usize..7, b in 1usize..7) {
         let rules = &rule_sets()[rules_ix];
         let mut pa = PROFILES[a].parse::<Profile>().unwrap().build(seed ^ 1);
         let mut pb = PROFILES[b].parse::<Profile>().unwrap().build(seed ^ 2);

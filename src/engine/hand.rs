@@ -106,8 +106,10 @@ pub enum Action {
     EndTurn(TurnEnd),
 }
 
-/// A hand in play. Cloning it is cheap apart from the two vectors.
-#[derive(Clone, Debug)]
+/// A hand in play. Cloning it copies three short vectors;
+/// [`Clone::clone_from`] reuses the target's buffers, so a simulation that
+/// restarts from one state many times does not allocate.
+#[derive(Debug)]
 pub struct Hand<'r> {
     rules: &'r Rules,
     knock_limit: u8,
@@ -130,6 +132,52 @@ pub struct Hand<'r> {
 
 /// Cards dealt before the stock: 10 + 10 and the upcard, or 11 + 10.
 const DEALT: usize = 21;
+
+/// Why [`Hand::from_world`] refused a world.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WorldError {
+    /// The view is not at one of its own decisions.
+    #[error("the view is not at a decision of its seat")]
+    NotDeciding,
+    /// The opponent's cards do not fit the view.
+    #[error(
+        "the opponent's cards {0} do not fit the view (count, known cards, or cards seen elsewhere)"
+    )]
+    Opponent(CardSet),
+    /// The stock does not fit the view.
+    #[error(
+        "the stock does not fit the view: it must hold the {0} cards nobody holds or has seen, once each"
+    )]
+    Stock(u32),
+}
+
+impl Clone for Hand<'_> {
+    fn clone(&self) -> Self {
+        Hand {
+            pile: self.pile.clone(),
+            events: self.events.clone(),
+            actions: self.actions.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let (mut pile, mut events, mut actions) = (
+            std::mem::take(&mut self.pile),
+            std::mem::take(&mut self.events),
+            std::mem::take(&mut self.actions),
+        );
+        pile.clone_from(&source.pile);
+        events.clone_from(&source.events);
+        actions.clone_from(&source.actions);
+        *self = Hand {
+            pile,
+            events,
+            actions,
+            ..*source
+        };
+    }
+}
 
 impl<'r> Hand<'r> {
     /// Deals `deck` (top first): one card at a time, non-dealer first; then
@@ -185,6 +233,83 @@ impl<'r> Hand<'r> {
             turns: 0,
             events: Vec::with_capacity(2 * rules.max_turns as usize + 8),
             actions: Vec::with_capacity(2 * rules.max_turns as usize + 8),
+            outcome: None,
+        })
+    }
+
+    /// The hand in the state `view` shows, with the hidden cards filled in:
+    /// the opponent holds `opponent` and the stock is `stock`, top first.
+    /// This is determinization for Monte Carlo strategies: the result plays
+    /// on from `view`'s decision exactly as a real hand in that state would.
+    /// Its [`Hand::actions`] start at this point and its [`Hand::deck`] is
+    /// not a real deal (the cards already out of the stock fill its top).
+    ///
+    /// # Errors
+    /// [`WorldError`] if the view is not at its own decision, or the cards
+    /// contradict it: the opponent's count, the cards it is known to hold,
+    /// a card the player holds or saw in the pile, or a stock that is not
+    /// exactly the remaining cards.
+    pub fn from_world(
+        view: &PlayerView<'r>,
+        opponent: CardSet,
+        stock: &[Card],
+    ) -> Result<Hand<'r>, WorldError> {
+        let seat = view.seat;
+        if view.phase.seat() != Some(seat) {
+            return Err(WorldError::NotDeciding);
+        }
+        let pile: CardSet = view.pile.iter().copied().collect();
+        let seen = view.hand | pile;
+        if opponent.len() != view.opponent_cards
+            || !(view.opponent_known - opponent).is_empty()
+            || !(opponent & seen).is_empty()
+        {
+            return Err(WorldError::Opponent(opponent));
+        }
+        let rest = !(seen | opponent);
+        let stock_set: CardSet = stock.iter().copied().collect();
+        if stock.len() != view.stock_size as usize
+            || stock_set.len() as usize != stock.len()
+            || stock_set != rest
+        {
+            return Err(WorldError::Stock(rest.len()));
+        }
+        let mut hands = [CardSet::EMPTY; 2];
+        hands[seat.index()] = view.hand;
+        hands[seat.other().index()] = opponent;
+        let mut known = [CardSet::EMPTY; 2];
+        known[seat.other().index()] = view.opponent_known;
+        known[seat.index()] = taken_and_kept(view.events, seat);
+        let mut cards = [Card::from_index(0).expect("card 0"); 52];
+        let top = 52 - stock.len();
+        for (slot, card) in cards.iter_mut().zip(!rest) {
+            *slot = card;
+        }
+        cards[top..].copy_from_slice(stock);
+        let mut events = Vec::with_capacity(2 * view.rules.max_turns as usize + 8);
+        events.extend_from_slice(view.events);
+        let mut scores = [0; 2];
+        scores[seat.index()] = view.scores[0];
+        scores[seat.other().index()] = view.scores[1];
+        let mut pile = Vec::with_capacity(52);
+        pile.extend_from_slice(view.pile);
+        Ok(Hand {
+            rules: view.rules,
+            knock_limit: view.knock_limit,
+            dealer: view.dealer,
+            scores,
+            hands,
+            known,
+            stock: cards,
+            stock_next: top,
+            pile,
+            upcard: view.upcard,
+            phase: view.phase,
+            taken: view.taken_from_pile,
+            face_down: None,
+            turns: view.turn,
+            events,
+            actions: Vec::with_capacity(2 * view.rules.max_turns as usize + 8),
             outcome: None,
         })
     }
@@ -504,4 +629,24 @@ impl<'r> Hand<'r> {
         self.phase = Phase::Over;
         self.outcome = Some(HandOutcome::Void(reason));
     }
+}
+
+/// The cards `seat` took from the pile (or as the upcard) and still holds,
+/// replayed from the public events: what its opponent knows of its hand.
+fn taken_and_kept(events: &[Event], seat: Seat) -> CardSet {
+    let mut known = CardSet::EMPTY;
+    for event in events {
+        match *event {
+            Event::UpcardTaken { seat: s, card } | Event::TookPile { seat: s, card }
+                if s == seat =>
+            {
+                known.insert(card);
+            }
+            Event::Discarded { seat: s, card } if s == seat => {
+                known.remove(card);
+            }
+            _ => {}
+        }
+    }
+    known
 }

@@ -2,11 +2,12 @@
 //!
 //! The [`Strategy`] trait itself is defined by the engine, which calls it.
 //! Built-ins: [`Random`], [`Simple`] (the EAAI-21 reference player) and
-//! [`Greedy`]. A [`Profile`] is a kind plus parameters, written inline as
+//! [`Greedy`], [`Tracker`] (discard tracking) and [`MonteCarlo`]. A [`Profile`] is a kind plus parameters, written inline as
 //! `kind` or `kind:key=value,...` (`greedy:knock_at=7`).
 
 mod greedy;
 mod knowledge;
+mod mc;
 mod profile;
 mod random;
 mod simple;
@@ -15,6 +16,7 @@ mod tracker;
 pub use crate::engine::Strategy;
 pub use greedy::Greedy;
 pub use knowledge::Knowledge;
+pub use mc::{GameOdds, McParams, MonteCarlo, Objective, Rollout, Weighting, World};
 pub use profile::{Profile, ProfileError};
 pub use random::Random;
 pub use simple::Simple;
@@ -85,6 +87,23 @@ pub fn best_discard_except(hand: CardSet, banned: Option<Card>) -> meld::Discard
             .expect("11 cards"),
         _ => best,
     }
+}
+
+/// For tests: the deck dealing `a` to the non-dealer and `b` to the
+/// dealer, `up` as the upcard, then `stock` on top of the stock.
+#[cfg(test)]
+pub(crate) fn test_deck(a: &str, b: &str, up: &str, stock: &str) -> crate::engine::Deck {
+    let stock: Vec<Card> = stock
+        .split_whitespace()
+        .map(|c| c.parse().unwrap())
+        .collect();
+    crate::engine::Deck::arranged(
+        a.parse().unwrap(),
+        b.parse().unwrap(),
+        up.parse().unwrap(),
+        &stock,
+    )
+    .unwrap()
 }
 
 #[cfg(test)]

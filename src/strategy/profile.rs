@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Greedy, Random, Simple, Strategy, Tracker};
+use super::{Greedy, McParams, MonteCarlo, Random, Simple, Strategy, Tracker};
 
 /// A built-in strategy and its parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,13 +28,16 @@ pub enum Profile {
     /// [`Tracker`]: `knock_at` (0 to 10), `safety` (0 to 20), `slack` (0 to
     /// 20), `margin` (−50 to 50), `late_stock` (0 to 31).
     Tracker(Tracker),
+    /// [`MonteCarlo`]: `samples`, `rollout`, `weighting`, `objective`,
+    /// `discards`, `seed` (see [`McParams`]).
+    Mc(McParams),
 }
 
 /// What is wrong with a profile text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProfileError {
     /// No built-in kind has this name.
-    #[error("unknown strategy `{0}`: the built-in kinds are random, simple, greedy, tracker")]
+    #[error("unknown strategy `{0}`: the built-in kinds are random, simple, greedy, tracker, mc")]
     UnknownKind(String),
     /// A parameter the kind does not have.
     #[error("strategy `{kind}` has no parameter `{key}`; it takes: {allowed}")]
@@ -78,6 +81,7 @@ impl Profile {
                 ref schedule,
             } => Box::new(Greedy::new(knock_at, schedule.clone())),
             Profile::Tracker(ref tracker) => Box::new(tracker.clone()),
+            Profile::Mc(ref params) => Box::new(MonteCarlo::new(params.clone(), seed)),
         }
     }
 }
@@ -100,7 +104,7 @@ impl Profile {
             Some(toml::Value::String(kind)) => kind.clone(),
             _ => {
                 return Err(ProfileError::File(
-                    "a profile needs kind = \"random\", \"simple\" or \"greedy\"".into(),
+                    "a profile needs kind = \"random\", \"simple\", \"greedy\", \"tracker\" or \"mc\"".into(),
                 ));
             }
         };
@@ -132,6 +136,7 @@ impl FromStr for Profile {
                 schedule: Vec::new(),
             },
             "tracker" => Profile::Tracker(Tracker::default()),
+            "mc" => Profile::Mc(McParams::default()),
             other => return Err(ProfileError::UnknownKind(other.to_owned())),
         };
         for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -203,11 +208,13 @@ impl FromStr for Profile {
                         _ => t.late_stock = x as u32,
                     }
                 }
+                (Profile::Mc(params), key) => params.set(key, value)?,
                 (profile, key) => {
                     let (kind, allowed) = match profile {
                         Profile::Random { .. } => ("random", "knock_prob"),
                         Profile::Simple => ("simple", "(none)"),
                         Profile::Greedy { .. } => ("greedy", "knock_at, schedule"),
+                        Profile::Mc(_) => ("mc", McParams::KEYS),
                         Profile::Tracker(_) => {
                             ("tracker", "knock_at, safety, slack, margin, late_stock")
                         }
@@ -248,6 +255,7 @@ impl fmt::Display for Profile {
             Profile::Random { knock_prob } if *knock_prob == 0.5 => f.write_str("random"),
             Profile::Random { knock_prob } => write!(f, "random:knock_prob={knock_prob}"),
             Profile::Simple => f.write_str("simple"),
+            Profile::Mc(params) => params.fmt(f),
             Profile::Tracker(t) => {
                 let d = Tracker::default();
                 let mut params = Vec::new();
@@ -335,7 +343,7 @@ mod tests {
     #[test]
     fn errors() {
         let e = |t: &str| t.parse::<Profile>().unwrap_err().to_string();
-        assert!(e("gredy").contains("random, simple, greedy, tracker"));
+        assert!(e("gredy").contains("random, simple, greedy, tracker, mc"));
         assert!(e("tracker:safety=-1").contains("0 to 20"));
         assert!(e("tracker:slack=1.5").contains("integer"));
         assert!(e("tracker:speed=1").contains("knock_at, safety, slack, margin, late_stock"));

@@ -1,0 +1,598 @@
+//! `mc`: Monte Carlo determinization.
+//!
+//! At each decision with more than one sensible answer it samples `samples`
+//! complete *worlds* consistent with what the player knows: the opponent's
+//! hand (the cards it is known to hold plus hidden cards drawn from the
+//! unseen ones) and the order of the stock (the rest, shuffled). Sampling
+//! reads only the [`PlayerView`]; the true hidden cards are never consulted.
+//! With `weighting = tracker` the hidden cards are drawn one at a time with
+//! probability proportional to [`Knowledge::prob`], so a card the opponent
+//! likely holds (next to what it took, far from what it threw) is drawn into
+//! its hand more often; with `weighting = none` uniformly.
+//!
+//! Every candidate answer is then applied in every world
+//! ([`Hand::from_world`] rebuilds the hand there) and the hand is played to
+//! its end by the rollout policy (`greedy` or `tracker`, for both seats).
+//! All candidates see the same worlds (common random numbers), so the
+//! comparison is between answers, not between samples. The answer with the
+//! best mean result wins; ties go to the candidate listed first, which is
+//! the greedy choice.
+//!
+//! The result of a rollout is, with `objective = points`, the hand points
+//! from this player's side (+ won, − lost, 0 void); with `objective = game`,
+//! the chance of winning the game from the scores after the hand, read from
+//! a table built by dynamic programming over a hand-score distribution that
+//! the rollout policy itself produces in self-play ([`GameOdds`]).
+//!
+//! Candidates:
+//! - upcard offer: take or pass;
+//! - draw: stock or pile (when the pile is allowed; at the stock end the last
+//!   discard is considered only if a knock could follow);
+//! - end of turn: big gin and gin are taken at once (nothing scores more);
+//!   otherwise the `discards` legal discards leaving the least deadwood (ties
+//!   to the higher card), plus knocking with the best discard when legal.
+//!
+//! Deterministic for a given seed: the seed of the harness and the profile's
+//! `seed` are mixed into one generator, used only for sampling.
+
+use std::fmt;
+
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use crate::cards::{Card, CardSet};
+use crate::engine::{
+    Action, DrawSource, Hand, HandOutcome, Phase, PlayerView, Seat, Strategy, TurnEnd, below,
+    big_gin_legal, legal_discards, pile_allowed, play_hand,
+};
+use crate::meld;
+
+use super::{Greedy, Knowledge, ProfileError, Tracker, best_discard_except};
+
+mod odds;
+
+pub use odds::GameOdds;
+
+/// The policy that plays both seats in a rollout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// [`Greedy`] with its defaults.
+    Greedy,
+    /// [`Tracker`] with its defaults.
+    Tracker,
+}
+
+/// How the opponent's hidden cards are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Weighting {
+    /// Uniformly among the unseen cards.
+    None,
+    /// In proportion to [`Knowledge::prob`].
+    Tracker,
+}
+
+/// What a rollout is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// Hand points, signed.
+    Points,
+    /// The chance of winning the game from the scores after the hand.
+    Game,
+}
+
+/// The parameters of [`MonteCarlo`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct McParams {
+    /// Worlds sampled per decision (1 to 4096).
+    pub samples: u32,
+    /// The rollout policy.
+    pub rollout: Rollout,
+    /// How hidden cards are sampled.
+    pub weighting: Weighting,
+    /// What a rollout is worth.
+    pub objective: Objective,
+    /// Discards considered at the end of a turn (1 to 11).
+    pub discards: u8,
+    /// Mixed into the harness's seed.
+    pub seed: u64,
+}
+
+impl Default for McParams {
+    fn default() -> McParams {
+        McParams {
+            samples: 64,
+            rollout: Rollout::Greedy,
+            weighting: Weighting::Tracker,
+            objective: Objective::Points,
+            discards: 4,
+            seed: 0,
+        }
+    }
+}
+
+/// A sampled world: the opponent's cards and the stock, top first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct World {
+    /// The opponent's cards.
+    pub opponent: CardSet,
+    /// The stock, top first.
+    pub stock: Vec<Card>,
+}
+
+/// The Monte Carlo determinization player.
+pub struct MonteCarlo {
+    params: McParams,
+    rng: Pcg64Mcg,
+    players: [Box<dyn Strategy>; 2],
+    odds: Option<std::sync::Arc<GameOdds>>,
+    worlds: Vec<World>,
+    /// Decisions asked for, and those answered by sampling.
+    decisions: [u64; 2],
+}
+
+impl std::fmt::Debug for MonteCarlo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MonteCarlo")
+            .field("params", &self.params)
+            .field("decisions", &self.decisions)
+            .finish_non_exhaustive()
+    }
+}
+
+fn rollout_player(rollout: Rollout) -> Box<dyn Strategy> {
+    match rollout {
+        Rollout::Greedy => Box::new(Greedy::default()),
+        Rollout::Tracker => Box::new(Tracker::default()),
+    }
+}
+
+impl MonteCarlo {
+    /// A player with `params`, its sampling seeded by `seed` and `params.seed`.
+    #[must_use]
+    pub fn new(params: McParams, seed: u64) -> MonteCarlo {
+        MonteCarlo {
+            rng: Pcg64Mcg::seed_from_u64(crate::sim::mix(seed ^ crate::sim::mix(params.seed))),
+            players: [
+                rollout_player(params.rollout),
+                rollout_player(params.rollout),
+            ],
+            params,
+            odds: None,
+            worlds: Vec::new(),
+            decisions: [0; 2],
+        }
+    }
+
+    /// Decisions asked for so far, and how many of them were answered by
+    /// sampling (the rest had one sensible answer: a stock-only draw, gin,
+    /// big gin, a forced knock).
+    #[must_use]
+    pub fn decisions(&self) -> [u64; 2] {
+        self.decisions
+    }
+
+    /// Samples one world consistent with `view` (see the module docs).
+    ///
+    /// # Panics
+    /// If the view has fewer unseen cards than hidden opponent cards (no
+    /// view of a real hand does).
+    pub fn sample_world(&mut self, view: &PlayerView<'_>, knowledge: Option<&Knowledge>) -> World {
+        let unseen = view.unseen();
+        let hidden = view.opponent_cards - view.opponent_known.len();
+        let mut pool: Vec<Card> = unseen.iter().collect();
+        assert!(
+            pool.len() >= hidden as usize,
+            "fewer unseen cards than hidden ones"
+        );
+        let mut opponent = view.opponent_known;
+        match knowledge {
+            Some(k) => {
+                let mut weights: Vec<f64> = pool.iter().map(|&c| f64::from(k.prob(c))).collect();
+                let mut total: f64 = weights.iter().sum();
+                for _ in 0..hidden {
+                    let i = if total > 1e-9 {
+                        let x = below(&mut self.rng, 1 << 53) as f64 / (1u64 << 53) as f64;
+                        pick(&weights, x * total)
+                    } else {
+                        below(&mut self.rng, pool.len() as u64) as usize
+                    };
+                    opponent.insert(pool.swap_remove(i));
+                    total -= weights.swap_remove(i);
+                }
+            }
+            None => {
+                for _ in 0..hidden {
+                    let i = below(&mut self.rng, pool.len() as u64) as usize;
+                    opponent.insert(pool.swap_remove(i));
+                }
+            }
+        }
+        // What is left is the stock; shuffle it (Fisher-Yates).
+        for i in (1..pool.len()).rev() {
+            let j = below(&mut self.rng, i as u64 + 1) as usize;
+            pool.swap(i, j);
+        }
+        World {
+            opponent,
+            stock: pool,
+        }
+    }
+
+    /// The index of the best of `candidates` (all legal in `view`).
+    fn choose(&mut self, view: &PlayerView<'_>, candidates: &[Action]) -> usize {
+        self.decisions[0] += 1;
+        if candidates.len() == 1 {
+            return 0;
+        }
+        self.decisions[1] += 1;
+        let knowledge = match self.params.weighting {
+            Weighting::Tracker => Some(Knowledge::from_view(view)),
+            Weighting::None => None,
+        };
+        let mut worlds = std::mem::take(&mut self.worlds);
+        worlds.clear();
+        for _ in 0..self.params.samples {
+            worlds.push(self.sample_world(view, knowledge.as_ref()));
+        }
+        if self.params.objective == Objective::Game
+            && self.odds.as_ref().is_none_or(|o| o.rules() != view.rules)
+        {
+            self.odds = Some(GameOdds::shared(view.rules, self.params.rollout));
+        }
+        let mut totals = vec![0f64; candidates.len()];
+        let mut scratch: Option<Hand<'_>> = None;
+        let seat = view.seat;
+        for world in &worlds {
+            let base = Hand::from_world(view, world.opponent, &world.stock)
+                .expect("a sampled world fits the view it was sampled from");
+            for (total, &action) in totals.iter_mut().zip(candidates) {
+                let hand = match scratch.as_mut() {
+                    Some(hand) => {
+                        hand.clone_from(&base);
+                        hand
+                    }
+                    None => scratch.insert(base.clone()),
+                };
+                hand.apply(seat, action)
+                    .expect("candidates are legal in the view");
+                let [a, b] = &mut self.players;
+                let mut players: [&mut dyn Strategy; 2] = [a.as_mut(), b.as_mut()];
+                let outcome = play_hand(hand, &mut players)
+                    .expect("rollout policies play legal actions under valid rules");
+                *total += self.value(view, seat, &outcome);
+            }
+        }
+        self.worlds = worlds;
+        // The first of the best: candidates are listed greedy choice first.
+        let mut best = 0;
+        for (i, &t) in totals.iter().enumerate() {
+            if t > totals[best] {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// What `outcome` is worth to `seat`.
+    fn value(&self, view: &PlayerView<'_>, seat: Seat, outcome: &HandOutcome) -> f64 {
+        let won = outcome.winner().map(|(s, points)| (s == seat, points));
+        match (self.params.objective, &self.odds) {
+            (Objective::Game, Some(odds)) => {
+                let [mine, theirs] = view.scores;
+                match won {
+                    Some((true, p)) => odds.win(mine + p, theirs),
+                    Some((false, p)) => odds.win(mine, theirs + p),
+                    None => odds.win(mine, theirs),
+                }
+            }
+            _ => match won {
+                Some((true, p)) => f64::from(p),
+                Some((false, p)) => -f64::from(p),
+                None => 0.0,
+            },
+        }
+    }
+
+    /// The end-of-turn candidates, greedy's choice first.
+    fn turn_candidates(&self, view: &PlayerView<'_>) -> Vec<Action> {
+        let best = best_discard_except(view.hand, view.taken_from_pile);
+        let can_knock = best.deadwood <= view.knock_limit;
+        if let Phase::EndTurn {
+            must_knock: true, ..
+        } = view.phase
+        {
+            return vec![Action::EndTurn(TurnEnd::Knock(best.card))];
+        }
+        let mut ranked: Vec<(u8, Card)> = legal_discards(view)
+            .iter()
+            .map(|c| (meld::deadwood(view.hand.without(c)), c))
+            .collect();
+        ranked.sort_by_key(|&(d, c)| (d, std::cmp::Reverse((c.rank(), c.suit()))));
+        let mut out = Vec::with_capacity(usize::from(self.params.discards) + 1);
+        if can_knock {
+            out.push(Action::EndTurn(TurnEnd::Knock(best.card)));
+        }
+        out.extend(
+            ranked
+                .iter()
+                .take(usize::from(self.params.discards))
+                .map(|&(_, c)| Action::EndTurn(TurnEnd::Discard(c))),
+        );
+        out
+    }
+}
+
+/// The index whose cumulative weight first passes `x`.
+fn pick(weights: &[f64], x: f64) -> usize {
+    let mut acc = 0.0;
+    for (i, w) in weights.iter().enumerate() {
+        acc += w;
+        if x < acc {
+            return i;
+        }
+    }
+    weights.len() - 1
+}
+
+impl Strategy for MonteCarlo {
+    fn name(&self) -> &str {
+        "mc"
+    }
+
+    fn observes(&self) -> bool {
+        false
+    }
+
+    fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
+        let candidates = [Action::TakeUpcard(false), Action::TakeUpcard(true)];
+        self.choose(view, &candidates) == 1
+    }
+
+    fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
+        let stock = Action::Draw(DrawSource::Stock);
+        let Some(top) = view.pile_top().filter(|_| pile_allowed(view)) else {
+            self.choose(view, &[stock]);
+            return DrawSource::Stock;
+        };
+        if let Phase::LastChance { .. } = view.phase
+            && best_discard_except(view.hand.with(top), Some(top)).deadwood > view.knock_limit
+        {
+            self.choose(view, &[stock]);
+            return DrawSource::Stock;
+        }
+        let candidates = [stock, Action::Draw(DrawSource::Pile)];
+        if self.choose(view, &candidates) == 1 {
+            DrawSource::Pile
+        } else {
+            DrawSource::Stock
+        }
+    }
+
+    fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
+        if big_gin_legal(view) {
+            self.choose(view, &[Action::EndTurn(TurnEnd::BigGin)]);
+            return TurnEnd::BigGin;
+        }
+        let best = best_discard_except(view.hand, view.taken_from_pile);
+        if best.deadwood == 0 {
+            self.choose(view, &[Action::EndTurn(TurnEnd::Knock(best.card))]);
+            return TurnEnd::Knock(best.card);
+        }
+        let candidates = self.turn_candidates(view);
+        match candidates[self.choose(view, &candidates)] {
+            Action::EndTurn(end) => end,
+            other => unreachable!("an end-of-turn candidate, not {other:?}"),
+        }
+    }
+}
+
+impl McParams {
+    /// The parameter names, for error messages.
+    pub const KEYS: &'static str = "samples, rollout, weighting, objective, discards, seed";
+
+    /// Sets parameter `key` from its text.
+    ///
+    /// # Errors
+    /// [`ProfileError::UnknownKey`] or [`ProfileError::BadValue`].
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ProfileError> {
+        let bad = |key: &'static str, expected: &'static str| ProfileError::BadValue {
+            kind: "mc",
+            key,
+            value: value.to_owned(),
+            expected,
+        };
+        match key {
+            "samples" => {
+                self.samples = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=4096).contains(n))
+                    .ok_or_else(|| bad("samples", "an integer from 1 to 4096"))?;
+            }
+            "discards" => {
+                self.discards = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=11).contains(n))
+                    .ok_or_else(|| bad("discards", "an integer from 1 to 11"))?;
+            }
+            "seed" => {
+                self.seed = value
+                    .parse()
+                    .map_err(|_| bad("seed", "an integer from 0 to 2^64 - 1"))?;
+            }
+            "rollout" => {
+                self.rollout = match value {
+                    "greedy" => Rollout::Greedy,
+                    "tracker" => Rollout::Tracker,
+                    _ => return Err(bad("rollout", "greedy or tracker")),
+                };
+            }
+            "weighting" => {
+                self.weighting = match value {
+                    "none" => Weighting::None,
+                    "tracker" => Weighting::Tracker,
+                    _ => return Err(bad("weighting", "none or tracker")),
+                };
+            }
+            "objective" => {
+                self.objective = match value {
+                    "points" => Objective::Points,
+                    "game" => Objective::Game,
+                    _ => return Err(bad("objective", "points or game")),
+                };
+            }
+            _ => {
+                return Err(ProfileError::UnknownKey {
+                    kind: "mc",
+                    key: key.to_owned(),
+                    allowed: McParams::KEYS,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The inline profile text: `mc` and the parameters that differ from the
+/// defaults, which parses back to the same parameters.
+impl fmt::Display for McParams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = McParams::default();
+        let mut params = Vec::new();
+        if self.samples != d.samples {
+            params.push(format!("samples={}", self.samples));
+        }
+        if self.rollout != d.rollout {
+            params.push(format!("rollout={}", self.rollout.name()));
+        }
+        if self.weighting != d.weighting {
+            let w = match self.weighting {
+                Weighting::None => "none",
+                Weighting::Tracker => "tracker",
+            };
+            params.push(format!("weighting={w}"));
+        }
+        if self.objective != d.objective {
+            let o = match self.objective {
+                Objective::Points => "points",
+                Objective::Game => "game",
+            };
+            params.push(format!("objective={o}"));
+        }
+        if self.discards != d.discards {
+            params.push(format!("discards={}", self.discards));
+        }
+        if self.seed != d.seed {
+            params.push(format!("seed={}", self.seed));
+        }
+        if params.is_empty() {
+            f.write_str("mc")
+        } else {
+            write!(f, "mc:{}", params.join(","))
+        }
+    }
+}
+
+impl Rollout {
+    /// The profile name of the policy.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Rollout::Greedy => "greedy",
+            Rollout::Tracker => "tracker",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Seat;
+    use crate::rules::Rules;
+    use crate::strategy::Profile;
+    use crate::strategy::test_deck as deck;
+
+    #[test]
+    fn profile_text_round_trips() {
+        for text in [
+            "mc",
+            "mc:samples=256",
+            "mc:samples=8,rollout=tracker,weighting=none,objective=game,discards=11,seed=7",
+        ] {
+            let profile: Profile = text.parse().unwrap();
+            assert_eq!(profile.to_string(), text);
+        }
+        let toml = "kind = \"mc\"\nsamples = 16\nrollout = \"tracker\"";
+        let (profile, _) = Profile::from_toml(toml).unwrap();
+        assert_eq!(profile.to_string(), "mc:samples=16,rollout=tracker");
+    }
+
+    #[test]
+    fn bad_parameters_are_named() {
+        let e = |t: &str| t.parse::<Profile>().unwrap_err().to_string();
+        assert!(
+            e("mc:samples=0").contains("1 to 4096"),
+            "{}",
+            e("mc:samples=0")
+        );
+        assert!(e("mc:samples=x").contains("`mc:samples`"));
+        assert!(e("mc:discards=12").contains("1 to 11"));
+        assert!(e("mc:rollout=mc").contains("greedy or tracker"));
+        assert!(e("mc:weighting=yes").contains("none or tracker"));
+        assert!(e("mc:objective=elo").contains("points or game"));
+        assert!(e("mc:seed=-1").contains("2^64"));
+        assert!(e("mc:depth=3").contains(McParams::KEYS));
+    }
+
+    const NEAR_GIN: &str = "AS 2S 3S 7C 7D 7H 9H TH JH KD";
+    const OTHER: &str = "2C 3C 4C 5D 6D 8S 9S TS JC QC";
+
+    /// A holds two melds and a four-card run missing one card; the upcard is
+    /// that card: taking it gives gin at once, which every world rewards.
+    #[test]
+    fn takes_the_upcard_that_makes_gin() {
+        let rules = Rules::standard();
+        let d = deck(NEAR_GIN, OTHER, "QH", "");
+        let hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        let mut mc = MonteCarlo::new(McParams::default(), 1);
+        assert!(mc.take_upcard(&hand.view(Seat::A)));
+        assert_eq!(mc.decisions(), [1, 1]);
+    }
+
+    /// With gin in hand it knocks without sampling.
+    #[test]
+    fn goes_gin_at_once() {
+        let rules = Rules::standard();
+        let d = deck(NEAR_GIN, OTHER, "QH", "");
+        let mut hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        hand.apply(Seat::A, Action::TakeUpcard(true)).unwrap();
+        let mut mc = MonteCarlo::new(McParams::default(), 1);
+        let kd = "KD".parse().unwrap();
+        assert_eq!(mc.end_turn(&hand.view(Seat::A)), TurnEnd::Knock(kd));
+        assert_eq!(mc.decisions(), [1, 0]);
+    }
+
+    /// Candidates: knock first when legal, then the best discards.
+    #[test]
+    fn turn_candidates_put_the_knock_first() {
+        let rules = Rules::standard();
+        let d = deck("AS 2S 3S 7C 7D 7H 9H TH 2D KD", OTHER, "4H", "");
+        let mut hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        hand.apply(Seat::A, Action::TakeUpcard(true)).unwrap();
+        let params = McParams {
+            discards: 2,
+            ..McParams::default()
+        };
+        let mc = MonteCarlo::new(params, 1);
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        // Best discard KD leaves 2D 4H 9H TH = 25: no knock.
+        assert_eq!(
+            mc.turn_candidates(&hand.view(Seat::A)),
+            [
+                Action::EndTurn(TurnEnd::Discard(c("KD"))),
+                Action::EndTurn(TurnEnd::Discard(c("TH")))
+            ]
+        );
+    }
+}
