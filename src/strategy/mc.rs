@@ -15,8 +15,11 @@
 //! its end by the rollout policy (`greedy` or `tracker`, for both seats).
 //! All candidates see the same worlds (common random numbers), so the
 //! comparison is between answers, not between samples. The answer with the
-//! best mean result wins; ties go to the candidate listed first, which is
-//! the greedy choice.
+//! best mean result is played if it beats the greedy choice (listed first)
+//! by more than `confidence` standard errors of the paired per-world
+//! differences; otherwise the greedy choice is played. Without this gate a
+//! 64-world estimate picks among near-equal answers by noise, which
+//! measurably loses to plain greedy play.
 //!
 //! The result of a rollout is, with `objective = points`, the hand points
 //! from this player's side (+ won, − lost, 0 void); with `objective = game`,
@@ -36,6 +39,7 @@
 //! `seed` are mixed into one generator, used only for sampling.
 
 use std::fmt;
+use std::sync::{Arc, Mutex};
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -46,12 +50,15 @@ use crate::engine::{
     big_gin_legal, legal_discards, pile_allowed, play_hand,
 };
 use crate::meld;
+use crate::rules::Rules;
 
 use super::{Greedy, Knowledge, ProfileError, Tracker, best_discard_except};
 
 mod odds;
+mod prior;
 
 pub use odds::GameOdds;
+pub use prior::HandPrior;
 
 /// The policy that plays both seats in a rollout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +100,16 @@ pub struct McParams {
     pub objective: Objective,
     /// Discards considered at the end of a turn (1 to 11).
     pub discards: u8,
+    /// The knock threshold of this player's own future play in rollouts
+    /// (0 to 10; `None`: the rollout policy's default). The opponent is
+    /// always modelled by the policy's default.
+    pub own_knock_at: Option<u8>,
+    /// Standard errors by which an answer must beat the greedy choice to be
+    /// played instead (0 to 10; 0: the best mean wins).
+    pub confidence: f64,
+    /// Weight worlds by how likely a real opponent's hand has their
+    /// deadwood ([`HandPrior`]).
+    pub calibrate: bool,
     /// Mixed into the harness's seed.
     pub seed: u64,
 }
@@ -105,6 +122,9 @@ impl Default for McParams {
             weighting: Weighting::Tracker,
             objective: Objective::Points,
             discards: 4,
+            calibrate: true,
+            confidence: 1.0,
+            own_knock_at: None,
             seed: 0,
         }
     }
@@ -123,9 +143,12 @@ pub struct World {
 pub struct MonteCarlo {
     params: McParams,
     rng: Pcg64Mcg,
+    /// Rollout policies: this player's own future play, the opponent's.
     players: [Box<dyn Strategy>; 2],
-    odds: Option<std::sync::Arc<GameOdds>>,
+    odds: Option<Arc<GameOdds>>,
+    prior: Option<(Rules, Arc<HandPrior>)>,
     worlds: Vec<World>,
+    values: Vec<f64>,
     /// Decisions asked for, and those answered by sampling.
     decisions: [u64; 2],
 }
@@ -139,10 +162,14 @@ impl std::fmt::Debug for MonteCarlo {
     }
 }
 
-fn rollout_player(rollout: Rollout) -> Box<dyn Strategy> {
+/// The rollout policy, knocking at `knock_at` (`None`: its default).
+fn rollout_player(rollout: Rollout, knock_at: Option<u8>) -> Box<dyn Strategy> {
     match rollout {
-        Rollout::Greedy => Box::new(Greedy::default()),
-        Rollout::Tracker => Box::new(Tracker::default()),
+        Rollout::Greedy => Box::new(Greedy::new(knock_at, Vec::new())),
+        Rollout::Tracker => Box::new(Tracker {
+            knock_at,
+            ..Tracker::default()
+        }),
     }
 }
 
@@ -153,12 +180,14 @@ impl MonteCarlo {
         MonteCarlo {
             rng: Pcg64Mcg::seed_from_u64(crate::sim::mix(seed ^ crate::sim::mix(params.seed))),
             players: [
-                rollout_player(params.rollout),
-                rollout_player(params.rollout),
+                rollout_player(params.rollout, params.own_knock_at),
+                rollout_player(params.rollout, None),
             ],
             params,
             odds: None,
+            prior: None,
             worlds: Vec::new(),
+            values: Vec::new(),
             decisions: [0; 2],
         }
     }
@@ -177,45 +206,7 @@ impl MonteCarlo {
     /// If the view has fewer unseen cards than hidden opponent cards (no
     /// view of a real hand does).
     pub fn sample_world(&mut self, view: &PlayerView<'_>, knowledge: Option<&Knowledge>) -> World {
-        let unseen = view.unseen();
-        let hidden = view.opponent_cards - view.opponent_known.len();
-        let mut pool: Vec<Card> = unseen.iter().collect();
-        assert!(
-            pool.len() >= hidden as usize,
-            "fewer unseen cards than hidden ones"
-        );
-        let mut opponent = view.opponent_known;
-        match knowledge {
-            Some(k) => {
-                let mut weights: Vec<f64> = pool.iter().map(|&c| f64::from(k.prob(c))).collect();
-                let mut total: f64 = weights.iter().sum();
-                for _ in 0..hidden {
-                    let i = if total > 1e-9 {
-                        let x = below(&mut self.rng, 1 << 53) as f64 / (1u64 << 53) as f64;
-                        pick(&weights, x * total)
-                    } else {
-                        below(&mut self.rng, pool.len() as u64) as usize
-                    };
-                    opponent.insert(pool.swap_remove(i));
-                    total -= weights.swap_remove(i);
-                }
-            }
-            None => {
-                for _ in 0..hidden {
-                    let i = below(&mut self.rng, pool.len() as u64) as usize;
-                    opponent.insert(pool.swap_remove(i));
-                }
-            }
-        }
-        // What is left is the stock; shuffle it (Fisher-Yates).
-        for i in (1..pool.len()).rev() {
-            let j = below(&mut self.rng, i as u64 + 1) as usize;
-            pool.swap(i, j);
-        }
-        World {
-            opponent,
-            stock: pool,
-        }
+        sample_world(&mut self.rng, view, knowledge)
     }
 
     /// The index of the best of `candidates` (all legal in `view`).
@@ -239,13 +230,36 @@ impl MonteCarlo {
         {
             self.odds = Some(GameOdds::shared(view.rules, self.params.rollout));
         }
-        let mut totals = vec![0f64; candidates.len()];
+        if self.params.calibrate
+            && self
+                .prior
+                .as_ref()
+                .is_none_or(|(rules, _)| rules != view.rules)
+        {
+            let weighting = self.params.weighting;
+            let prior = shared(&PRIORS, (view.rules.clone(), weighting), || {
+                HandPrior::measure(view.rules, weighting)
+            });
+            self.prior = Some((view.rules.clone(), prior));
+        }
+        let draws = prior::opponent_draws(view);
+        let n = candidates.len();
+        // values[w * n + c]: candidate c in world w; weights[w].
+        let mut values = std::mem::take(&mut self.values);
+        values.clear();
+        let mut weights = Vec::with_capacity(worlds.len());
         let mut scratch: Option<Hand<'_>> = None;
         let seat = view.seat;
         for world in &worlds {
+            weights.push(
+                self.prior
+                    .as_ref()
+                    .filter(|_| self.params.calibrate)
+                    .map_or(1.0, |(_, p)| p.weight(draws, world.opponent)),
+            );
             let base = Hand::from_world(view, world.opponent, &world.stock)
                 .expect("a sampled world fits the view it was sampled from");
-            for (total, &action) in totals.iter_mut().zip(candidates) {
+            for &action in candidates {
                 let hand = match scratch.as_mut() {
                     Some(hand) => {
                         hand.clone_from(&base);
@@ -255,21 +269,19 @@ impl MonteCarlo {
                 };
                 hand.apply(seat, action)
                     .expect("candidates are legal in the view");
-                let [a, b] = &mut self.players;
-                let mut players: [&mut dyn Strategy; 2] = [a.as_mut(), b.as_mut()];
+                let [own, other] = &mut self.players;
+                let mut players: [&mut dyn Strategy; 2] = match seat {
+                    Seat::A => [own.as_mut(), other.as_mut()],
+                    Seat::B => [other.as_mut(), own.as_mut()],
+                };
                 let outcome = play_hand(hand, &mut players)
                     .expect("rollout policies play legal actions under valid rules");
-                *total += self.value(view, seat, &outcome);
+                values.push(self.value(view, seat, &outcome));
             }
         }
         self.worlds = worlds;
-        // The first of the best: candidates are listed greedy choice first.
-        let mut best = 0;
-        for (i, &t) in totals.iter().enumerate() {
-            if t > totals[best] {
-                best = i;
-            }
-        }
+        let best = pick_candidate(&values, &weights, n, self.params.confidence);
+        self.values = values;
         best
     }
 
@@ -322,6 +334,134 @@ impl MonteCarlo {
     }
 }
 
+/// One world consistent with `view`, drawn with `rng` (see the module docs).
+///
+/// # Panics
+/// If the view has fewer unseen cards than hidden opponent cards (no
+/// view of a real hand does).
+pub(crate) fn sample_world(
+    rng: &mut Pcg64Mcg,
+    view: &PlayerView<'_>,
+    knowledge: Option<&Knowledge>,
+) -> World {
+    let unseen = view.unseen();
+    let hidden = view.opponent_cards - view.opponent_known.len();
+    let mut pool: Vec<Card> = unseen.iter().collect();
+    assert!(
+        pool.len() >= hidden as usize,
+        "fewer unseen cards than hidden ones"
+    );
+    let mut opponent = view.opponent_known;
+    match knowledge {
+        Some(k) => {
+            let mut weights: Vec<f64> = pool.iter().map(|&c| f64::from(k.prob(c))).collect();
+            let mut total: f64 = weights.iter().sum();
+            for _ in 0..hidden {
+                let i = if total > 1e-9 {
+                    let x = below(rng, 1 << 53) as f64 / (1u64 << 53) as f64;
+                    pick(&weights, x * total)
+                } else {
+                    below(rng, pool.len() as u64) as usize
+                };
+                opponent.insert(pool.swap_remove(i));
+                total -= weights.swap_remove(i);
+            }
+        }
+        None => {
+            for _ in 0..hidden {
+                let i = below(rng, pool.len() as u64) as usize;
+                opponent.insert(pool.swap_remove(i));
+            }
+        }
+    }
+    // What is left is the stock; shuffle it (Fisher-Yates).
+    for i in (1..pool.len()).rev() {
+        let j = below(rng, i as u64 + 1) as usize;
+        pool.swap(i, j);
+    }
+    World {
+        opponent,
+        stock: pool,
+    }
+}
+
+/// Greedy's draw rule: take `card` if the deadwood after the best discard
+/// is lower than now. Its answer is the default candidate.
+fn greedy_takes(hand: CardSet, card: Card) -> bool {
+    meld::best_discard(hand.with(card)).is_some_and(|d| d.deadwood < meld::deadwood(hand))
+}
+
+/// The candidate to play, from `values[w * n + c]` (candidate `c` in world
+/// `w`, `n` candidates) and world weights: the one with the best weighted
+/// mean, if its mean gain over candidate 0 (the greedy choice) is more than
+/// `confidence` standard errors of the paired differences; otherwise 0.
+/// Pairing by world is what common random numbers buy: the noise of the
+/// world cancels out of the difference.
+#[must_use]
+pub fn pick_candidate(values: &[f64], weights: &[f64], n: usize, confidence: f64) -> usize {
+    let total: f64 = weights.iter().sum();
+    if n < 2 || total <= 0.0 {
+        return 0;
+    }
+    let squares: f64 = weights.iter().map(|w| w * w).sum();
+    let effective = total * total / squares;
+    let mean = |c: usize| -> f64 {
+        weights
+            .iter()
+            .enumerate()
+            .map(|(w, &x)| x * values[w * n + c])
+            .sum::<f64>()
+            / total
+    };
+    let best = (1..n).fold(0, |b, c| if mean(c) > mean(b) { c } else { b });
+    if best == 0 {
+        return 0;
+    }
+    let gain = mean(best) - mean(0);
+    let var = weights
+        .iter()
+        .enumerate()
+        .map(|(w, &x)| {
+            let d = values[w * n + best] - values[w * n] - gain;
+            x * d * d
+        })
+        .sum::<f64>()
+        / total;
+    if gain > confidence * (var / effective).sqrt() {
+        best
+    } else {
+        0
+    }
+}
+
+/// Tables built once per key and shared by every player in the process.
+type Shared<K, V> = Mutex<Vec<(K, Arc<V>)>>;
+
+static PRIORS: Shared<(Rules, Weighting), HandPrior> = Mutex::new(Vec::new());
+
+/// The value for `key` in `cache`, built by `build` on first use (outside
+/// the lock: a race builds the same value twice, harmlessly).
+pub(crate) fn shared<K: PartialEq, V>(
+    cache: &Shared<K, V>,
+    key: K,
+    build: impl FnOnce() -> V,
+) -> Arc<V> {
+    if let Some((_, v)) = cache
+        .lock()
+        .expect("a shared table")
+        .iter()
+        .find(|(k, _)| *k == key)
+    {
+        return Arc::clone(v);
+    }
+    let v = Arc::new(build());
+    cache
+        .lock()
+        .expect("a shared table")
+        .push((key, Arc::clone(&v)));
+    v
+}
+
 /// The index whose cumulative weight first passes `x`.
 fn pick(weights: &[f64], x: f64) -> usize {
     let mut acc = 0.0;
@@ -344,8 +484,12 @@ impl Strategy for MonteCarlo {
     }
 
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
-        let candidates = [Action::TakeUpcard(false), Action::TakeUpcard(true)];
-        self.choose(view, &candidates) == 1
+        let Some(card) = view.upcard else {
+            return false;
+        };
+        let first = greedy_takes(view.hand, card);
+        let candidates = [Action::TakeUpcard(first), Action::TakeUpcard(!first)];
+        candidates[self.choose(view, &candidates)] == Action::TakeUpcard(true)
     }
 
     fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
@@ -360,11 +504,16 @@ impl Strategy for MonteCarlo {
             self.choose(view, &[stock]);
             return DrawSource::Stock;
         }
-        let candidates = [stock, Action::Draw(DrawSource::Pile)];
-        if self.choose(view, &candidates) == 1 {
-            DrawSource::Pile
-        } else {
-            DrawSource::Stock
+        let pile = Action::Draw(DrawSource::Pile);
+        let candidates =
+            if matches!(view.phase, Phase::LastChance { .. }) || greedy_takes(view.hand, top) {
+                [pile, stock]
+            } else {
+                [stock, pile]
+            };
+        match candidates[self.choose(view, &candidates)] {
+            Action::Draw(source) => source,
+            other => unreachable!("a draw candidate, not {other:?}"),
         }
     }
 
@@ -388,7 +537,7 @@ impl Strategy for MonteCarlo {
 
 impl McParams {
     /// The parameter names, for error messages.
-    pub const KEYS: &'static str = "samples, rollout, weighting, objective, discards, seed";
+    pub const KEYS: &'static str = "samples, rollout, own_knock_at, weighting, objective, discards, confidence, calibrate, seed";
 
     /// Sets parameter `key` from its text.
     ///
@@ -415,6 +564,27 @@ impl McParams {
                     .ok()
                     .filter(|n| (1..=11).contains(n))
                     .ok_or_else(|| bad("discards", "an integer from 1 to 11"))?;
+            }
+            "own_knock_at" => {
+                self.own_knock_at = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|k| *k <= 10)
+                        .ok_or_else(|| bad("own_knock_at", "an integer from 0 to 10"))?,
+                );
+            }
+            "confidence" => {
+                self.confidence = value
+                    .parse()
+                    .ok()
+                    .filter(|z: &f64| (0.0..=10.0).contains(z))
+                    .ok_or_else(|| bad("confidence", "a number from 0 to 10"))?;
+            }
+            "calibrate" => {
+                self.calibrate = value
+                    .parse()
+                    .map_err(|_| bad("calibrate", "true or false"))?;
             }
             "seed" => {
                 self.seed = value
@@ -466,6 +636,9 @@ impl fmt::Display for McParams {
         if self.rollout != d.rollout {
             params.push(format!("rollout={}", self.rollout.name()));
         }
+        if let Some(k) = self.own_knock_at {
+            params.push(format!("own_knock_at={k}"));
+        }
         if self.weighting != d.weighting {
             let w = match self.weighting {
                 Weighting::None => "none",
@@ -482,6 +655,12 @@ impl fmt::Display for McParams {
         }
         if self.discards != d.discards {
             params.push(format!("discards={}", self.discards));
+        }
+        if self.confidence != d.confidence {
+            params.push(format!("confidence={}", self.confidence));
+        }
+        if self.calibrate != d.calibrate {
+            params.push(format!("calibrate={}", self.calibrate));
         }
         if self.seed != d.seed {
             params.push(format!("seed={}", self.seed));
@@ -518,7 +697,7 @@ mod tests {
         for text in [
             "mc",
             "mc:samples=256",
-            "mc:samples=8,rollout=tracker,weighting=none,objective=game,discards=11,seed=7",
+            "mc:samples=8,rollout=tracker,own_knock_at=0,weighting=none,objective=game,discards=11,confidence=0.5,calibrate=false,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
             assert_eq!(profile.to_string(), text);

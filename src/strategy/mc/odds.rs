@@ -22,7 +22,7 @@ use rand_pcg::Pcg64Mcg;
 use crate::engine::{Deck, Hand, Seat, Strategy, play_hand};
 use crate::rules::Rules;
 
-use super::{Rollout, rollout_player};
+use super::{Rollout, Shared, rollout_player, shared};
 
 /// Hands played to measure the hand-score distribution.
 pub const HANDS: u32 = 20_000;
@@ -36,8 +36,7 @@ pub struct GameOdds {
     table: Vec<f64>,
 }
 
-type Cache = Mutex<Vec<((Rules, Rollout), Arc<GameOdds>)>>;
-static CACHE: Cache = Mutex::new(Vec::new());
+static CACHE: Shared<(Rules, Rollout), GameOdds> = Mutex::new(Vec::new());
 
 impl GameOdds {
     /// The table for `rules` and `rollout`, built on first use and shared.
@@ -46,22 +45,9 @@ impl GameOdds {
     /// If the rollout policy breaks the rules (it cannot) or the rules do
     /// not validate (a hand was already dealt under them).
     pub fn shared(rules: &Rules, rollout: Rollout) -> Arc<GameOdds> {
-        let key = (rules.clone(), rollout);
-        if let Some((_, odds)) = CACHE
-            .lock()
-            .expect("odds cache")
-            .iter()
-            .find(|(k, _)| *k == key)
-        {
-            return Arc::clone(odds);
-        }
-        // Built outside the lock; a race builds the same table twice.
-        let odds = Arc::new(GameOdds::measure(rules, rollout));
-        CACHE
-            .lock()
-            .expect("odds cache")
-            .push((key, Arc::clone(&odds)));
-        odds
+        shared(&CACHE, (rules.clone(), rollout), || {
+            GameOdds::measure(rules, rollout)
+        })
     }
 
     /// Measures the hand-score distribution of `rollout` in self-play under
@@ -73,7 +59,7 @@ impl GameOdds {
     pub fn measure(rules: &Rules, rollout: Rollout) -> GameOdds {
         let mut rng = Pcg64Mcg::seed_from_u64(0x6761_6d65);
         let mut counts = vec![0u64; 1];
-        let mut players = [rollout_player(rollout), rollout_player(rollout)];
+        let mut players = [rollout_player(rollout, None), rollout_player(rollout, None)];
         for i in 0..HANDS {
             let deck = Deck::shuffled(&mut rng);
             let dealer = Seat::ALL[(i % 2) as usize];
