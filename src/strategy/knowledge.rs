@@ -33,9 +33,29 @@
 //! whose scaled weight would pass 1 are set to 1 and the rest rescaled). The
 //! ratios are a documented heuristic, not fitted; strategies that use the
 //! estimate expose their own weights.
+//!
+//! # Derived measures
+//!
+//! - [`Knowledge::meld_chance`]: P(the opponent holds two cards making a
+//!   meld with a card), over the pairs that would (two other cards of its
+//!   rank; suit neighbours −2 −1, −1 +1, +1 +2), cards taken as independent.
+//! - [`Knowledge::opponent_deadwood`]: Σ P(held) × value × (1 − meld chance).
+//! - [`Knowledge::live_outs`]: over the unseen cards that would join a meld
+//!   of a hand ([`joiners`]), Σ (1 − P(held)): the expected number still in
+//!   the stock.
+//! - [`Knowledge::interest`] and [`Knowledge::danger`]: linear sums over the
+//!   neighbours (kept for other strategies).
+//!
+//! # Incremental use
+//!
+//! [`Evidence`] holds the per-card product of ratios and reads only the
+//! events it has not read; [`Knowledge::from_view`] is a fresh `Evidence`
+//! reading them all, so both give the same result bit for bit (tested at
+//! every decision of played hands). Probabilities are stored by card bit so
+//! the scaling runs as branch-free sums over 64 slots.
 
 use crate::cards::{Card, CardSet};
-use crate::engine::{Event, PlayerView};
+use crate::engine::{Event, PlayerView, Seat};
 
 /// Likelihood ratios for (same rank, suit ±1, suit ±2) neighbours.
 const DISCARDED: [f32; 3] = [0.5, 0.5, 0.75];
@@ -48,7 +68,14 @@ pub struct Knowledge {
     held: CardSet,
     unknown: CardSet,
     hidden: u32,
-    prob: [f32; 52],
+    /// P(held) by [`slot`]: the card's bit in a [`CardSet`] plus 2, so that
+    /// suit neighbours are slot ± 1, 2 and off-suit slots read 0.
+    prob: [f32; 68],
+}
+
+/// The index of `card` in [`Knowledge`]'s probability array.
+fn slot(card: Card) -> usize {
+    card.bit() as usize + 2
 }
 
 /// The cards that meld with `e`, by relation: the other cards of its rank,
@@ -64,92 +91,194 @@ fn neighbours(e: Card) -> [CardSet; 3] {
     ]
 }
 
-/// The opponent's actions as (card, likelihood ratios), replaying the public
-/// history to know what the pile top was when it drew from the stock.
-fn evidence(view: &PlayerView<'_>) -> Vec<(Card, [f32; 3])> {
-    let opponent = view.seat.other();
-    let mut pile: Vec<Card> = view.upcard.into_iter().collect();
-    let mut found = Vec::new();
-    let mut both_passed = false;
-    for event in view.events {
-        match *event {
-            Event::UpcardPassed { seat, card } => {
-                if seat == opponent {
-                    found.push((card, PASSED));
-                }
-                both_passed = seat == view.dealer;
-            }
-            Event::UpcardTaken { seat, card } | Event::TookPile { seat, card } => {
-                pile.pop();
-                if seat == opponent {
-                    found.push((card, TOOK));
-                }
-            }
-            Event::DrewStock { seat } => {
-                // Passing the pile top, unless the pile was not allowed (the
-                // first draw after both passed the upcard).
-                if seat == opponent
-                    && !both_passed
-                    && let Some(&top) = pile.last()
-                {
-                    found.push((top, PASSED));
-                }
-                both_passed = false;
-            }
-            Event::Discarded { seat, card } => {
-                pile.push(card);
-                if seat == opponent {
-                    found.push((card, DISCARDED));
-                }
-            }
-            Event::Knocked { .. } | Event::BigGin { .. } | Event::PassedLastDiscard { .. } => {}
-        }
-    }
-    found
+/// The opponent's actions so far, folded into one weight per card: the
+/// incremental half of [`Knowledge`].
+///
+/// [`Evidence::catch_up`] reads the events of a view that it has not read
+/// yet (all of them after [`Evidence::reset`] or when the view belongs to
+/// another hand), so a strategy can keep one `Evidence` per hand and pay only
+/// for the new events at each decision; [`Evidence::knowledge`] then scales
+/// the weights into probabilities. It stores nothing but what the events say,
+/// so the result is the same as [`Knowledge::from_view`] (which runs both
+/// steps on a fresh `Evidence`), bit for bit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evidence {
+    /// Product of the likelihood ratios of every action so far, per card,
+    /// indexed by the card's bit in a [`CardSet`] (the 12 unused slots stay
+    /// 0, so masked sums over all 64 slots need no branches). Applied to every card, not only the unknown ones: a card never
+    /// becomes unknown again, so the weights of the cards still unknown are
+    /// those [`Knowledge::from_view`] would compute.
+    weight: [f32; 64],
+    /// The discard pile replayed from the events (bottom first), to know
+    /// which card the opponent passed when it drew from the stock.
+    pile: [u8; 52],
+    pile_len: usize,
+    /// The same pile as a set.
+    pile_set: CardSet,
+    /// The dealer passed the upcard and the stock-only draw has not happened.
+    both_passed: bool,
+    /// How many events of the hand have been read, and the last one read
+    /// (to notice a view from another hand).
+    read: usize,
+    last: Option<Event>,
+    /// The hand the events belong to: (seat, dealer, upcard).
+    hand: Option<(Seat, Seat, Option<Card>)>,
 }
 
-impl Knowledge {
-    /// The knowledge of the player whose view this is.
-    #[must_use]
-    pub fn from_view(view: &PlayerView<'_>) -> Knowledge {
-        let held = view.opponent_known;
-        let pile: CardSet = view.pile.iter().copied().collect();
-        let unknown = !(view.hand | pile | held);
-        let hidden = view.opponent_cards.saturating_sub(held.len());
-        let mut weight = [0f32; 52];
-        for card in unknown {
-            weight[card.index() as usize] = 1.0;
+/// 1 in the 52 card slots of the bit layout, 0 in the unused ones.
+const INITIAL_WEIGHT: [f32; 64] = {
+    let mut w = [0f32; 64];
+    let mut j = 0;
+    while j < 64 {
+        if j % 16 < 13 {
+            w[j] = 1.0;
         }
-        for (e, ratios) in evidence(view) {
-            for (near, ratio) in neighbours(e).into_iter().zip(ratios) {
-                for card in near & unknown {
-                    weight[card.index() as usize] *= ratio;
-                }
+        j += 1;
+    }
+    w
+};
+
+impl Default for Evidence {
+    fn default() -> Evidence {
+        Evidence {
+            weight: INITIAL_WEIGHT,
+            pile: [0; 52],
+            pile_len: 0,
+            pile_set: CardSet::EMPTY,
+            both_passed: false,
+            read: 0,
+            last: None,
+            hand: None,
+        }
+    }
+}
+
+impl Evidence {
+    /// Forget everything (a new hand).
+    pub fn reset(&mut self) {
+        *self = Evidence::default();
+    }
+
+    /// Multiply the odds of the cards melding with `e` by `ratios`.
+    fn apply(&mut self, e: Card, ratios: [f32; 3]) {
+        for (near, ratio) in neighbours(e).into_iter().zip(ratios) {
+            for card in near {
+                self.weight[card.bit() as usize] *= ratio;
             }
         }
-        let mut prob = [0f32; 52];
+    }
+
+    fn pile_top(&self) -> Option<Card> {
+        self.pile_len
+            .checked_sub(1)
+            .and_then(|i| Card::from_index(self.pile[i]))
+    }
+
+    /// Read the events of `view` not read yet. Starts over when the view is
+    /// from another hand (other seat, dealer or upcard, fewer events, or a
+    /// different event where the last one read was).
+    pub fn catch_up(&mut self, view: &PlayerView<'_>) {
+        let hand = Some((view.seat, view.dealer, view.upcard));
+        let same = self.hand == hand
+            && self.read <= view.events.len()
+            && (self.read == 0 || self.last == Some(view.events[self.read - 1]));
+        if !same {
+            self.reset();
+            self.hand = hand;
+            if let Some(up) = view.upcard {
+                self.pile[0] = up.index();
+                self.pile_len = 1;
+                self.pile_set = up.mask();
+            }
+        }
+        let opponent = view.seat.other();
+        for &event in &view.events[self.read..] {
+            match event {
+                Event::UpcardPassed { seat, card } => {
+                    if seat == opponent {
+                        self.apply(card, PASSED);
+                    }
+                    self.both_passed = seat == view.dealer;
+                }
+                Event::UpcardTaken { seat, card } | Event::TookPile { seat, card } => {
+                    self.pile_len = self.pile_len.saturating_sub(1);
+                    self.pile_set = self.pile_set.without(card);
+                    if seat == opponent {
+                        self.apply(card, TOOK);
+                    }
+                }
+                Event::DrewStock { seat } => {
+                    // Passing the pile top, unless the pile was not allowed
+                    // (the first draw after both passed the upcard).
+                    if seat == opponent
+                        && !self.both_passed
+                        && let Some(top) = self.pile_top()
+                    {
+                        self.apply(top, PASSED);
+                    }
+                    self.both_passed = false;
+                }
+                Event::Discarded { seat, card } => {
+                    if self.pile_len < 52 {
+                        self.pile[self.pile_len] = card.index();
+                        self.pile_len += 1;
+                    }
+                    self.pile_set = self.pile_set.with(card);
+                    if seat == opponent {
+                        self.apply(card, DISCARDED);
+                    }
+                }
+                Event::Knocked { .. } | Event::BigGin { .. } | Event::PassedLastDiscard { .. } => {}
+            }
+        }
+        self.read = view.events.len();
+        self.last = view.events.last().copied();
+    }
+
+    /// The knowledge of the player whose view this is, from the events read
+    /// so far (call [`Evidence::catch_up`] with the same view first).
+    #[must_use]
+    pub fn knowledge(&self, view: &PlayerView<'_>) -> Knowledge {
+        let held = view.opponent_known;
+        let unknown = !(view.hand | self.pile_set | held);
+        let hidden = view.opponent_cards.saturating_sub(held.len());
+        let weight = &self.weight;
+        let mut prob = [0f32; 68];
         for card in held {
-            prob[card.index() as usize] = 1.0;
+            prob[slot(card)] = 1.0;
         }
         // Scale so the unknown cards' probabilities sum to `hidden`, capping
         // at 1 and rescaling the rest (at most 52 rounds; usually one).
         let mut free = unknown;
         let mut slots = hidden as f32;
         while !free.is_empty() && slots > 0.0 {
-            let total: f32 = free.iter().map(|c| weight[c.index() as usize]).sum();
+            // Eight independent partial sums (slot j goes to j mod 8), so the
+            // loop vectorises; the order is fixed, so results are too.
+            let bits = free.bits();
+            let (mut sums, mut maxes) = ([0f32; 8], [0f32; 8]);
+            for (chunk, ws) in weight.chunks_exact(8).enumerate() {
+                let lane = bits >> (8 * chunk);
+                for (k, &w) in ws.iter().enumerate() {
+                    let w = w * (lane >> k & 1) as f32;
+                    sums[k] += w;
+                    maxes[k] = maxes[k].max(w);
+                }
+            }
+            let total: f32 = sums.iter().sum();
+            let most = maxes.iter().fold(0f32, |a, &b| a.max(b));
             let scale = slots / total.max(f32::MIN_POSITIVE);
-            let capped: CardSet = free
-                .iter()
-                .filter(|c| weight[c.index() as usize] * scale >= 1.0)
-                .collect();
-            if capped.is_empty() {
-                for c in free {
-                    prob[c.index() as usize] = weight[c.index() as usize] * scale;
+            if most * scale < 1.0 {
+                for (j, (p, &w)) in prob[2..66].iter_mut().zip(weight).enumerate() {
+                    *p += w * scale * (bits >> j & 1) as f32;
                 }
                 break;
             }
+            let capped: CardSet = free
+                .iter()
+                .filter(|c| weight[c.bit() as usize] * scale >= 1.0)
+                .collect();
             for c in capped {
-                prob[c.index() as usize] = 1.0;
+                prob[slot(c)] = 1.0;
             }
             slots -= capped.len() as f32;
             free -= capped;
@@ -161,12 +290,23 @@ impl Knowledge {
             prob,
         }
     }
+}
+
+impl Knowledge {
+    /// The knowledge of the player whose view this is: a fresh `Evidence`
+    /// reading every event of the view.
+    #[must_use]
+    pub fn from_view(view: &PlayerView<'_>) -> Knowledge {
+        let mut evidence = Evidence::default();
+        evidence.catch_up(view);
+        evidence.knowledge(view)
+    }
 
     /// P(`card` is in the opponent's hand): 1 if known held, 0 if seen
     /// elsewhere, the model's estimate otherwise.
     #[must_use]
     pub fn prob(&self, card: Card) -> f32 {
-        self.prob[card.index() as usize]
+        self.prob[slot(card)]
     }
 
     /// Cards the opponent holds for sure.
@@ -233,6 +373,88 @@ impl Knowledge {
     pub fn danger(&self, card: Card) -> f32 {
         self.over_neighbours(card, |p| p)
     }
+
+    /// P(the opponent holds two cards that make a meld with `card`): one
+    /// minus the product, over the pairs that would (two other cards of its
+    /// rank; the suit neighbours −2 −1, −1 +1 and +1 +2), of one minus the
+    /// chance it holds both, treating cards as independent. A pair also
+    /// covers the cases where `card` would be the fourth of a set or extend a
+    /// longer run. Cards seen elsewhere (probability 0) make no pair.
+    #[must_use]
+    pub fn meld_chance(&self, card: Card) -> f32 {
+        self.meld_chance_at(slot(card))
+    }
+
+    /// [`Knowledge::meld_chance`] of the card in slot `i`.
+    fn meld_chance_at(&self, i: usize) -> f32 {
+        let p = &self.prob;
+        let (m2, m1, p1, p2) = (p[i - 2], p[i - 1], p[i + 1], p[i + 2]);
+        // The other cards of the rank are 16 slots apart.
+        let first = 2 + (i - 2) % 16;
+        let mut same = [0f32; 3];
+        let mut n = 0;
+        for j in [first, first + 16, first + 32, first + 48] {
+            if j != i {
+                same[n] = p[j];
+                n += 1;
+            }
+        }
+        let [a, b, c] = same;
+        let none = (1.0 - m2 * m1)
+            * (1.0 - m1 * p1)
+            * (1.0 - p1 * p2)
+            * (1.0 - a * b)
+            * (1.0 - a * c)
+            * (1.0 - b * c);
+        1.0 - none
+    }
+
+    /// Σ `f(slot, rank index)` over the cards of `set`.
+    fn sum_over(set: CardSet, mut f: impl FnMut(usize, u32) -> f32) -> f32 {
+        let mut bits = set.bits();
+        let mut total = 0.0;
+        while bits != 0 {
+            let j = bits.trailing_zeros();
+            bits &= bits - 1;
+            total += f(j as usize + 2, j % 16);
+        }
+        total
+    }
+
+    /// The expected deadwood of the opponent's hand: over the cards it may
+    /// hold, P(held) × value × (1 − [`Knowledge::meld_chance`]), the last
+    /// factor being the chance the card is not in a meld.
+    #[must_use]
+    pub fn opponent_deadwood(&self) -> f32 {
+        Knowledge::sum_over(self.held | self.unknown, |i, rank| {
+            let value = (rank + 1).min(10) as f32;
+            self.prob[i] * value * (1.0 - self.meld_chance_at(i))
+        })
+    }
+
+    /// The live outs of a 10-card `hand`: over the unknown cards that would
+    /// make a meld with two of its cards or extend one of its melds (see
+    /// `joiners`), the chance each is still in the stock rather than in
+    /// the opponent's hand (1 − P(held)).
+    #[must_use]
+    pub fn live_outs(&self, hand: CardSet) -> f32 {
+        Knowledge::sum_over(joiners(hand) & self.unknown, |i, _| 1.0 - self.prob[i])
+    }
+}
+
+/// The cards outside `hand` that would be in a meld with cards of `hand`:
+/// the third or fourth card of a rank it holds twice or more, and a card
+/// with two suit neighbours in it (−2 −1, −1 +1 or +1 +2). Bit operations
+/// only: shifts by one or two bits stay inside a lane because bits 13–15 of
+/// every lane are empty and dropped.
+pub fn joiners(hand: CardSet) -> CardSet {
+    let h = hand.bits();
+    let runs = (h >> 1 & h >> 2) | (h << 1 & h >> 1) | (h << 1 & h << 2);
+    let lane = |s: u32| h >> (16 * s) & 0x1FFF;
+    let (c, d, he, sp) = (lane(0), lane(1), lane(2), lane(3));
+    let pairs = (c & d) | (c & he) | (c & sp) | (d & he) | (d & sp) | (he & sp);
+    let sets = pairs * 0x0001_0001_0001_0001;
+    CardSet::from_bits_truncate(runs | sets) - hand
 }
 
 #[cfg(test)]
@@ -339,6 +561,125 @@ mod tests {
             !after.live_neighbours(card("JS")).contains(card("5C")),
             "on the pile"
         );
+    }
+
+    /// Evidence kept through a hand and read a few events at a time gives
+    /// the same knowledge as [`Knowledge::from_view`] at every decision, and
+    /// its unknown cards are the view's unseen ones.
+    #[test]
+    fn incremental_equals_from_view() {
+        use crate::engine::{Phase, Strategy};
+        use crate::strategy::Greedy;
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
+        let mut checked = 0;
+        for rules in [Rules::standard(), Rules::preset("oklahoma").unwrap()] {
+            for n in 0..200 {
+                let d = Deck::shuffled(&mut rng);
+                let dealer = if n % 2 == 0 { Seat::A } else { Seat::B };
+                let mut hand = Hand::new(&rules, &d, dealer, [0, 0]).unwrap();
+                let mut players = [Greedy::default(), Greedy::default()];
+                let mut evidence = [Evidence::default(), Evidence::default()];
+                while let Some(seat) = hand.phase().seat() {
+                    for s in Seat::ALL {
+                        let view = hand.view(s);
+                        evidence[s.index()].catch_up(&view);
+                        let k = evidence[s.index()].knowledge(&view);
+                        assert_eq!(k, Knowledge::from_view(&view));
+                        assert_eq!(k.unknown(), view.unseen());
+                        checked += 1;
+                    }
+                    let view = hand.view(seat);
+                    let p = &mut players[seat.index()];
+                    let action = match view.phase {
+                        Phase::UpcardOffer { .. } => Action::TakeUpcard(p.take_upcard(&view)),
+                        Phase::Draw { .. } | Phase::LastChance { .. } => {
+                            Action::Draw(p.draw(&view))
+                        }
+                        Phase::EndTurn { .. } => Action::EndTurn(p.end_turn(&view)),
+                        Phase::Over => unreachable!("a seat acts only before the end"),
+                    };
+                    hand.apply(seat, action).unwrap();
+                }
+            }
+        }
+        assert!(checked > 5000, "{checked}");
+    }
+
+    /// Evidence from one hand is dropped when it sees a view of another.
+    #[test]
+    fn catch_up_starts_over_on_another_hand() {
+        let rules = Rules::standard();
+        let d = deck(A, B, "2C", "JS 4S");
+        let mut hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        hand.apply(Seat::A, Action::TakeUpcard(false)).unwrap();
+        hand.apply(Seat::B, Action::TakeUpcard(false)).unwrap();
+        let mut evidence = Evidence::default();
+        evidence.catch_up(&hand.view(Seat::A));
+        // Same deal with another history: B takes the upcard.
+        let mut other = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        other.apply(Seat::A, Action::TakeUpcard(false)).unwrap();
+        other.apply(Seat::B, Action::TakeUpcard(true)).unwrap();
+        let view = other.view(Seat::A);
+        evidence.catch_up(&view);
+        assert_eq!(evidence.knowledge(&view), Knowledge::from_view(&view));
+        // A fresh deal (fewer events).
+        let fresh = Hand::new(&rules, &deck(A, B, "7D", "JS"), Seat::A, [0, 0]).unwrap();
+        let view = fresh.view(Seat::A);
+        evidence.catch_up(&view);
+        assert_eq!(evidence.knowledge(&view), Knowledge::from_view(&view));
+        evidence.reset();
+        assert_eq!(evidence, Evidence::default());
+    }
+
+    #[test]
+    fn joiners_and_live_outs() {
+        let hand: CardSet = "5H 6H 9C 9D KS QS AS".parse().unwrap();
+        assert_eq!(
+            joiners(hand),
+            "4H 7H 9H 9S JS".parse().unwrap(),
+            "runs need two suit neighbours; sets a pair; no wrap K-A"
+        );
+        assert_eq!(joiners("AC 2C 3C".parse().unwrap()), "4C".parse().unwrap());
+        let rules = Rules::standard();
+        let d = deck(A, B, "2C", "JS");
+        let h = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        let k = Knowledge::from_view(&h.view(Seat::A));
+        // A = AS 2S 3S 2H 3H 4H KC KD KH 5D: joiners 4S AH 5H KS 2C 2D... the
+        // 2C is the upcard (seen), so not live.
+        let hand: CardSet = A.parse().unwrap();
+        let live = joiners(hand) & k.unknown();
+        assert!(!live.contains(card("2C")) && live.contains(card("KS")));
+        let expect: f32 = live.iter().map(|c| 1.0 - k.prob(c)).sum();
+        assert!((k.live_outs(hand) - expect).abs() < 1e-5);
+        assert!(k.live_outs(hand) > 0.0);
+    }
+
+    #[test]
+    fn meld_chance_and_opponent_deadwood() {
+        let rules = Rules::standard();
+        let d = deck(A, B, "2C", "JS 4S");
+        let mut hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        let start = Knowledge::from_view(&hand.view(Seat::A));
+        // A holds AS 2S 3S: nothing melds with them for the opponent but the
+        // other aces, twos, threes and 4S 5S.
+        let p = start.prior();
+        // AC: of the other aces AS is A's, so one pair (AD AH); the 2C is on
+        // the pile, so no run pair.
+        assert!((start.meld_chance(card("AC")) - p * p).abs() < 1e-5);
+        // 9D: three other nines (three pairs), and 7D8D, 8DTD, TDJD.
+        let nine = 1.0 - (1.0 - p * p).powi(6);
+        assert!((start.meld_chance(card("9D")) - nine).abs() < 1e-5);
+        // 4S: with AS-3S in A's hand only 5S 6S pair up, and fours.
+        assert!(start.meld_chance(card("4S")) < start.meld_chance(card("9D")));
+        let dw = start.opponent_deadwood();
+        assert!(dw > 0.0 && dw < 100.0, "{dw}");
+        // B takes the pile card: that card's value moves to held (prob 1).
+        hand.apply(Seat::A, Action::TakeUpcard(false)).unwrap();
+        hand.apply(Seat::B, Action::TakeUpcard(true)).unwrap();
+        let after = Knowledge::from_view(&hand.view(Seat::A));
+        assert_eq!(after.prob(card("2C")), 1.0);
+        assert!(after.meld_chance(card("3C")) > start.meld_chance(card("3C")));
     }
 
     #[test]

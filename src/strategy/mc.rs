@@ -166,10 +166,11 @@ impl std::fmt::Debug for MonteCarlo {
 fn rollout_player(rollout: Rollout, knock_at: Option<u8>) -> Box<dyn Strategy> {
     match rollout {
         Rollout::Greedy => Box::new(Greedy::new(knock_at, Vec::new())),
-        Rollout::Tracker => Box::new(Tracker {
-            knock_at,
-            ..Tracker::default()
-        }),
+        Rollout::Tracker => {
+            let mut tracker = Tracker::default();
+            tracker.knock_at = knock_at;
+            Box::new(tracker)
+        }
     }
 }
 

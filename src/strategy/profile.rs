@@ -26,7 +26,8 @@ pub enum Profile {
         schedule: Vec<(u32, u8)>,
     },
     /// [`Tracker`]: `knock_at` (0 to 10), `safety` (0 to 20), `slack` (0 to
-    /// 20), `margin` (−50 to 50), `late_stock` (0 to 31).
+    /// 20), `outs` (0 to 20), `draw_outs` (0 to 20), `hold` (0 to 5),
+    /// `margin` (−50 to 50), `late_stock` (0 to 31).
     Tracker(Tracker),
     /// [`MonteCarlo`]: `samples`, `rollout`, `weighting`, `objective`,
     /// `discards`, `seed` (see [`McParams`]).
@@ -177,13 +178,17 @@ impl FromStr for Profile {
                 }
                 (
                     Profile::Tracker(t),
-                    key @ ("knock_at" | "safety" | "slack" | "margin" | "late_stock"),
+                    key @ ("knock_at" | "safety" | "slack" | "outs" | "draw_outs" | "hold"
+                    | "margin" | "late_stock"),
                 ) => {
                     let (key, expected, range): (&'static str, &'static str, (f32, f32)) = match key
                     {
                         "knock_at" => ("knock_at", "an integer from 0 to 10", (0.0, 10.0)),
                         "safety" => ("safety", "a number from 0 to 20", (0.0, 20.0)),
                         "slack" => ("slack", "an integer from 0 to 20", (0.0, 20.0)),
+                        "outs" => ("outs", "a number from 0 to 20", (0.0, 20.0)),
+                        "draw_outs" => ("draw_outs", "a number from 0 to 20", (0.0, 20.0)),
+                        "hold" => ("hold", "a number from 0 to 5", (0.0, 5.0)),
                         "margin" => ("margin", "a number from -50 to 50", (-50.0, 50.0)),
                         _ => ("late_stock", "an integer from 0 to 31", (0.0, 31.0)),
                     };
@@ -204,6 +209,9 @@ impl FromStr for Profile {
                         "knock_at" => t.knock_at = Some(x as u8),
                         "safety" => t.safety = x,
                         "slack" => t.slack = x as u8,
+                        "outs" => t.outs = x,
+                        "draw_outs" => t.draw_outs = x,
+                        "hold" => t.hold = x,
                         "margin" => t.margin = x,
                         _ => t.late_stock = x as u32,
                     }
@@ -215,9 +223,10 @@ impl FromStr for Profile {
                         Profile::Simple => ("simple", "(none)"),
                         Profile::Greedy { .. } => ("greedy", "knock_at, schedule"),
                         Profile::Mc(_) => ("mc", McParams::KEYS),
-                        Profile::Tracker(_) => {
-                            ("tracker", "knock_at, safety, slack, margin, late_stock")
-                        }
+                        Profile::Tracker(_) => (
+                            "tracker",
+                            "knock_at, safety, slack, outs, draw_outs, hold, margin, late_stock",
+                        ),
                     };
                     return Err(ProfileError::UnknownKey {
                         kind,
@@ -267,6 +276,15 @@ impl fmt::Display for Profile {
                 }
                 if t.slack != d.slack {
                     params.push(format!("slack={}", t.slack));
+                }
+                if t.outs != d.outs {
+                    params.push(format!("outs={}", t.outs));
+                }
+                if t.draw_outs != d.draw_outs {
+                    params.push(format!("draw_outs={}", t.draw_outs));
+                }
+                if t.hold != d.hold {
+                    params.push(format!("hold={}", t.hold));
                 }
                 if t.margin != d.margin {
                     params.push(format!("margin={}", t.margin));
@@ -346,7 +364,10 @@ mod tests {
         assert!(e("gredy").contains("random, simple, greedy, tracker, mc"));
         assert!(e("tracker:safety=-1").contains("0 to 20"));
         assert!(e("tracker:slack=1.5").contains("integer"));
-        assert!(e("tracker:speed=1").contains("knock_at, safety, slack, margin, late_stock"));
+        assert!(
+            e("tracker:speed=1")
+                .contains("knock_at, safety, slack, outs, draw_outs, hold, margin, late_stock")
+        );
         assert!(e("greedy:knock=3").contains("takes: knock_at, schedule"));
         assert!(e("greedy:schedule=10:2/20:5").contains("decreasing"));
         assert!(e("greedy:schedule=10").contains("STOCK:KNOCK"));

@@ -1,27 +1,49 @@
 //! `tracker`: greedy deadwood play plus what [`Knowledge`] says about the
-//! opponent.
+//! opponent and about the cards still live.
 //!
-//! - **Discard safety.** Among the legal discards that leave at most `slack`
-//!   more deadwood than the best one, it minimises
-//!   `deadwood left + safety × interest(card)`, where the interest is the
-//!   evidence that the opponent holds cards that meld with it
-//!   ([`Knowledge::interest`]: their probabilities above the prior). Ties go
-//!   to the higher card, as in greedy.
-//! - **Draw by live cards.** It takes the upcard or pile top when that lowers
-//!   its deadwood after the best discard (as greedy does), and also when the
-//!   deadwood stays the same but the hand then has more *outs*: unseen cards
-//!   that would lower its deadwood if drawn.
-//! - **Knock policy.** With deadwood at most `knock_at` (default: the knock
-//!   limit) it knocks when its deadwood is below the estimated deadwood of the
-//!   opponent minus `margin`, or when the stock is down to `late_stock` cards;
-//!   otherwise it holds for a lower count. The opponent's deadwood is
-//!   estimated as the sum over cards it may hold of P(held) × value ×
-//!   P(unmelded), with P(unmelded) = 1 − min(1, danger / 2): a card with two
-//!   likely partners is probably melded.
+//! - **Draw by live outs.** It takes the upcard or pile top when
+//!   `gain + draw_outs × Δouts > 0`: `gain` is the deadwood saved after the
+//!   best discard (greedy takes exactly when it is positive) and `Δouts` the
+//!   change in [`Knowledge::live_outs`], the unseen cards that would join a
+//!   meld of the hand weighted by the chance they are still in the stock.
+//!   So it also takes a card that keeps the deadwood but opens partial
+//!   melds, and passes one that saves a point but kills several outs. A card
+//!   whose best discard is itself is never taken.
+//! - **Discard.** Among the legal discards leaving at most `slack` more
+//!   deadwood than the best one, it minimises
+//!   `deadwood left + safety × meld_chance(card) − outs × live_outs(kept)`:
+//!   [`Knowledge::meld_chance`] is the chance the opponent holds two cards
+//!   that meld with the discard (from the pile takes, discards and passes it
+//!   made). Exact ties keep the best discard (greedy's, the higher card).
+//! - **Knock policy (rules-aware).** Gin is always taken. Otherwise, with
+//!   deadwood `d` at most the cap (`knock_at`, default the knock limit) it
+//!   knocks when `opponent_deadwood − d ≥ hold × undercut_bonus + margin`,
+//!   or when the stock holds at most `late_stock` cards. The right side is
+//!   the value of holding on: a hand held at low deadwood undercuts the
+//!   opponent's knock and earns the undercut bonus, so the bar rises with
+//!   `view.rules.undercut_bonus`. With the defaults (`hold` 3, `margin` −30)
+//!   the bar is 0 at an undercut bonus of 10 (standard: knock as soon as the
+//!   estimate says the opponent is behind, which is nearly always) and 45 at
+//!   25 (hoyle, oklahoma, eaai: in practice play for gin). The estimate is
+//!   [`Knowledge::opponent_deadwood`].
 //!
-//! Example: with `[AS 2S 3S] [7C 7D 7H] KC QC 5H` and a choice between the
-//! king and the queen, it throws the one whose neighbours the opponent has
-//! shown no interest in.
+//! The [`Knowledge`] is kept per hand in an [`Evidence`] that reads only the
+//! events new since the last decision (`start_hand` resets it; a view from
+//! another hand restarts it), so it is the same pure function of the view as
+//! [`Knowledge::from_view`]; a test checks that the tracker kept through a
+//! hand decides as a fresh one at every decision. The best discard of the
+//! draw decision and the deadwood of the cards kept at the last turn end are
+//! reused, as in greedy.
+//!
+//! Defaults (`safety` 4, `slack` 3, `outs` 1.5, `draw_outs` 3, `hold` 3,
+//! `margin` −30, `late_stock` 0) were picked against the default greedy
+//! profile on seed 11 under standard (discard and draw weights) and under
+//! standard, eaai and oklahoma (the knock bar), then confirmed on seeds 1
+//! and 2 (results in `strategies/tracker.toml`).
+//!
+//! Example: with `[AC 2C 3C] [4H 5H 6H] JS 9D 5C KC` and the QS up, greedy
+//! passes (taking it and throwing the KC leaves the same 34 points), the
+//! tracker takes it: JS QS has live outs TS and KS, the lone KC none.
 
 use crate::cards::{Card, CardSet};
 use crate::engine::{
@@ -29,6 +51,7 @@ use crate::engine::{
 };
 use crate::meld;
 
+use super::knowledge::{Evidence, joiners};
 use super::{Knowledge, best_discard_except, draw_when};
 
 /// The discard-tracking strategy.
@@ -36,75 +59,134 @@ use super::{Knowledge, best_discard_except, draw_when};
 pub struct Tracker {
     /// Knock at or below this deadwood (capped by the knock limit); `None`: the limit.
     pub knock_at: Option<u8>,
-    /// Deadwood points charged per expected opponent card that melds with a discard.
+    /// Deadwood points charged per unit of [`Knowledge::meld_chance`] of a discard.
     pub safety: f32,
     /// How much more deadwood than the best discard a safer discard may leave.
     pub slack: u8,
-    /// Knock only when this much below the opponent's estimated deadwood...
+    /// Deadwood points credited per live out kept ([`Knowledge::live_outs`]).
+    pub outs: f32,
+    /// Deadwood points credited per live out gained by taking a card.
+    pub draw_outs: f32,
+    /// A knock needs the estimated opponent deadwood to exceed the own by
+    /// `hold × undercut bonus + margin`.
+    pub hold: f32,
+    /// See [`Tracker::hold`].
     pub margin: f32,
-    /// ...unless the stock holds at most this many cards.
+    /// Knock whenever allowed once the stock holds at most this many cards.
     pub late_stock: u32,
+    /// The opponent's actions read so far this hand (boxed: it is large, and
+    /// profiles hold a `Tracker`).
+    evidence: Box<Evidence>,
+    /// The last 11-card hand solved and its best discard.
+    last: Option<(CardSet, meld::Discard)>,
+    /// The 10 cards kept at the last turn end and their deadwood.
+    kept: Option<(CardSet, u8)>,
 }
 
 impl Default for Tracker {
     fn default() -> Tracker {
         Tracker {
             knock_at: None,
-            safety: 2.0,
+            safety: 4.0,
             slack: 3,
-            margin: 0.0,
-            late_stock: 10,
+            outs: 1.5,
+            draw_outs: 3.0,
+            hold: 3.0,
+            margin: -30.0,
+            late_stock: 0,
+            evidence: Box::default(),
+            last: None,
+            kept: None,
         }
     }
-}
-
-/// Unseen cards that would lower the deadwood of `hand` (10 cards) if drawn.
-fn outs(hand: CardSet, unknown: CardSet) -> u32 {
-    let now = meld::deadwood(hand);
-    unknown
-        .iter()
-        .filter(|&u| meld::best_discard(hand.with(u)).is_some_and(|d| d.deadwood < now))
-        .count() as u32
-}
-
-/// The estimated deadwood of the opponent (see the module docs).
-fn opponent_deadwood(k: &Knowledge) -> f32 {
-    (k.held() | k.unknown())
-        .iter()
-        .map(|c| k.prob(c) * c.value() as f32 * (1.0 - (k.danger(c) / 2.0).min(1.0)))
-        .sum()
 }
 
 impl Tracker {
-    /// Whether taking `card` helps: lower deadwood, or the same deadwood and
-    /// more outs.
-    fn wants(view: &PlayerView<'_>, card: Card) -> bool {
-        let now = meld::deadwood(view.hand);
-        let after = best_discard_except(view.hand.with(card), Some(card));
-        if after.deadwood != now {
-            return after.deadwood < now;
-        }
-        let k = Knowledge::from_view(view);
-        let kept = view.hand.with(card).without(after.card);
-        outs(kept, k.unknown() - card.mask()) > outs(view.hand, k.unknown())
+    /// The knowledge at this decision (reading only the new events).
+    fn knowledge(&mut self, view: &PlayerView<'_>) -> Knowledge {
+        self.evidence.catch_up(view);
+        self.evidence.knowledge(view)
     }
 
-    /// The discard: least deadwood plus the safety charge.
-    fn discard(&self, view: &PlayerView<'_>, k: &Knowledge) -> Card {
-        let best = best_discard_except(view.hand, view.taken_from_pile);
-        let mut choice = best.card;
-        let mut score = best.deadwood as f32 + self.safety * k.interest(best.card);
+    /// The best discard of the 11 cards `with`, remembered for the turn end.
+    fn solve(&mut self, with: CardSet) -> meld::Discard {
+        let best = meld::best_discard(with).expect("11 cards");
+        self.last = Some((with, best));
+        best
+    }
+
+    /// Whether taking `card` helps: the deadwood it saves after the best
+    /// discard plus `draw_outs` per live out gained is positive.
+    fn wants(&mut self, view: &PlayerView<'_>, card: Card) -> bool {
+        let with = view.hand.with(card);
+        let after = self.solve(with);
+        if after.card == card {
+            return false;
+        }
+        let now = match self.kept {
+            Some((hand, deadwood)) if hand == view.hand => deadwood,
+            _ => meld::deadwood(view.hand),
+        };
+        let gain = f32::from(now) - f32::from(after.deadwood);
+        if self.draw_outs == 0.0 {
+            return gain > 0.0;
+        }
+        // Each live out weighs between 0 and 1, so the outs gained and lost
+        // bound the change; most draws are decided without the knowledge.
+        let kept = with.without(after.card);
+        let (before, later) = (joiners(view.hand), joiners(kept));
+        let gained = (later - before - view.hand).len() as f32;
+        let lost = (before - later - kept).len() as f32;
+        if gain - self.draw_outs * lost > 1e-4 {
+            return true;
+        }
+        if gain + self.draw_outs * gained <= 1e-4 {
+            return false;
+        }
+        let k = self.knowledge(view);
+        let outs = k.live_outs(kept) - k.live_outs(view.hand);
+        gain + self.draw_outs * outs > 1e-4
+    }
+
+    /// Whether to knock with `deadwood` (at most the knock cap).
+    fn knocks(&self, view: &PlayerView<'_>, k: &Knowledge, deadwood: u8) -> bool {
+        if deadwood == 0 || view.stock_size <= self.late_stock {
+            return true;
+        }
+        let need = self.hold * view.rules.undercut_bonus as f32 + self.margin;
+        // The estimate is never negative.
+        -f32::from(deadwood) >= need || k.opponent_deadwood() - f32::from(deadwood) >= need
+    }
+
+    /// The discard: least deadwood plus the safety charge minus the outs
+    /// credit, within `slack` of the best deadwood.
+    fn discard(&self, view: &PlayerView<'_>, k: &Knowledge, best: meld::Discard) -> Card {
+        let extra = |card: Card| {
+            self.safety * k.meld_chance(card) - self.outs * k.live_outs(view.hand.without(card))
+        };
+        let mut choice = (best.card, extra(best.card), f32::from(best.deadwood));
+        // Removing a card lowers the deadwood by at most its value, so cards
+        // worth less than `all − best − slack` leave more than the slack.
+        let all = meld::deadwood(view.hand);
+        let least = all.saturating_sub(best.deadwood.saturating_add(self.slack));
         for card in legal_discards(view).iter().rev() {
+            if card == best.card || card.value() < least {
+                continue;
+            }
+            let e = extra(card);
+            // The deadwood left is at least the best discard's.
+            if f32::from(best.deadwood) + e >= choice.2 + choice.1 - 1e-4 {
+                continue;
+            }
             let left = meld::deadwood(view.hand.without(card));
             if left > best.deadwood.saturating_add(self.slack) {
                 continue;
             }
-            let s = left as f32 + self.safety * k.interest(card);
-            if s < score - 1e-6 {
-                (choice, score) = (card, s);
+            if f32::from(left) + e < choice.2 + choice.1 - 1e-4 {
+                choice = (card, e, f32::from(left));
             }
         }
-        choice
+        choice.0
     }
 }
 
@@ -113,45 +195,56 @@ impl Strategy for Tracker {
         "tracker"
     }
 
+    fn start_hand(&mut self, _view: &PlayerView<'_>) {
+        self.evidence.reset();
+        self.last = None;
+        self.kept = None;
+    }
+
     fn observes(&self) -> bool {
         false
     }
 
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
-        view.upcard.is_some_and(|card| Tracker::wants(view, card))
+        view.upcard.is_some_and(|card| self.wants(view, card))
     }
 
     fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
-        draw_when(view, |top| Tracker::wants(view, top))
+        draw_when(view, |top| self.wants(view, top))
     }
 
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
         if big_gin_legal(view) {
             return TurnEnd::BigGin;
         }
+        let best = match self.last.take() {
+            Some((hand, best)) if hand == view.hand && Some(best.card) != view.taken_from_pile => {
+                best
+            }
+            _ => best_discard_except(view.hand, view.taken_from_pile),
+        };
         // Knocking uses the best discard for the count, not the safest one.
-        let best = best_discard_except(view.hand, view.taken_from_pile);
         if let Phase::EndTurn {
             must_knock: true, ..
         } = view.phase
         {
             return TurnEnd::Knock(best.card);
         }
-        let k = Knowledge::from_view(view);
-        let limit = self
+        let k = self.knowledge(view);
+        let cap = self
             .knock_at
             .unwrap_or(view.knock_limit)
             .min(view.knock_limit);
-        if best.deadwood <= limit {
-            let safe = (best.deadwood as f32) < opponent_deadwood(&k) - self.margin;
-            if best.deadwood == 0 || safe || view.stock_size <= self.late_stock {
-                return turn_end(best.card, true);
-            }
+        if best.deadwood <= cap && self.knocks(view, &k, best.deadwood) {
+            return turn_end(best.card, true);
         }
-        turn_end(self.discard(view, &k), false)
+        let card = self.discard(view, &k, best);
+        if card == best.card {
+            self.kept = Some((view.hand.without(card), best.deadwood));
+        }
+        turn_end(card, false)
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +263,209 @@ mod tests {
             &stock,
         )
         .unwrap()
+    }
+
+    fn card(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    /// Plays `hands` random hands of `tracker` (seat A) against greedy,
+    /// calling `check` with the hand before every decision of seat A.
+    fn play(rules: &Rules, hands: u64, mut check: impl FnMut(&Hand<'_>, &mut Tracker)) {
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        for n in 0..hands {
+            let deck = Deck::shuffled(&mut rng);
+            let dealer = if n % 2 == 0 { Seat::A } else { Seat::B };
+            let mut hand = Hand::new(rules, &deck, dealer, [0, 0]).unwrap();
+            let mut tracker = Tracker::default();
+            let mut greedy = crate::strategy::Greedy::default();
+            tracker.start_hand(&hand.view(Seat::A));
+            while let Some(seat) = hand.phase().seat() {
+                if seat == Seat::A {
+                    check(&hand, &mut tracker);
+                }
+                let view = hand.view(seat);
+                let player: &mut dyn Strategy = match seat {
+                    Seat::A => &mut tracker,
+                    Seat::B => &mut greedy,
+                };
+                let action = match view.phase {
+                    Phase::UpcardOffer { .. } => Action::TakeUpcard(player.take_upcard(&view)),
+                    Phase::Draw { .. } | Phase::LastChance { .. } => {
+                        Action::Draw(player.draw(&view))
+                    }
+                    Phase::EndTurn { .. } => Action::EndTurn(player.end_turn(&view)),
+                    Phase::Over => unreachable!("a seat acts only before the end"),
+                };
+                hand.apply(seat, action).unwrap();
+            }
+        }
+    }
+
+    fn decide(tracker: &mut Tracker, view: &PlayerView<'_>) -> String {
+        match view.phase {
+            Phase::UpcardOffer { .. } => format!("{:?}", tracker.take_upcard(view)),
+            Phase::Draw { .. } | Phase::LastChance { .. } => format!("{:?}", tracker.draw(view)),
+            _ => format!("{:?}", tracker.end_turn(view)),
+        }
+    }
+
+    /// The tracker kept through a hand (incremental evidence, cached
+    /// solves) decides as a fresh one that reads the whole view.
+    #[test]
+    fn incremental_decisions_equal_fresh_ones() {
+        for rules in [
+            Rules::standard(),
+            Rules::eaai(),
+            Rules::preset("oklahoma").unwrap(),
+        ] {
+            let mut decisions = 0;
+            play(&rules, 150, |hand, tracker| {
+                let view = hand.view(Seat::A);
+                let fresh = decide(&mut Tracker::default(), &view);
+                let mut copy = tracker.clone();
+                assert_eq!(decide(&mut copy, &view), fresh, "{view:?}");
+                decisions += 1;
+            });
+            assert!(decisions > 1000, "{decisions}");
+        }
+    }
+
+    #[test]
+    fn knock_policy_depends_on_the_undercut_bonus() {
+        // A: 4 deadwood after throwing the KD, on the first turn.
+        let a = "AS 2S 3S 5H 6H 7H 9C 9D 9H 4C";
+        let d = deck(a, "7C 8C TD JD QD QC QH QS 5C 2D", "KD", "JS 4S");
+        let mut ends = Vec::new();
+        for rules in [Rules::standard(), Rules::eaai()] {
+            let mut hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+            hand.apply(Seat::A, Action::TakeUpcard(true)).unwrap();
+            let mut tracker = Tracker::default();
+            ends.push(tracker.end_turn(&hand.view(Seat::A)));
+        }
+        // Undercut bonus 10: knock at once; 25: hold for gin.
+        assert_eq!(ends[0], TurnEnd::Knock(card("4C")));
+        assert_eq!(ends[1], TurnEnd::Discard(card("4C")));
+        // Knocking everywhere when the bar is low enough.
+        let mut eager = Tracker {
+            margin: -50.0,
+            hold: 0.0,
+            ..Tracker::default()
+        };
+        let rules = Rules::eaai();
+        let mut hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        hand.apply(Seat::A, Action::TakeUpcard(true)).unwrap();
+        assert_eq!(
+            eager.end_turn(&hand.view(Seat::A)),
+            TurnEnd::Knock(card("4C"))
+        );
+        // knock_at caps it, except for gin.
+        let mut capped = Tracker {
+            knock_at: Some(3),
+            ..eager
+        };
+        assert_eq!(
+            capped.end_turn(&hand.view(Seat::A)),
+            TurnEnd::Discard(card("4C"))
+        );
+        let mut late = Tracker {
+            late_stock: 31,
+            ..Tracker::default()
+        };
+        assert_eq!(
+            late.end_turn(&hand.view(Seat::A)),
+            TurnEnd::Knock(card("4C"))
+        );
+    }
+
+    #[test]
+    fn discard_avoids_cards_the_opponent_wants() {
+        // A throws the 9S and B takes it: B likely holds spades near the 9
+        // and nines. A then draws the 4S and holds TS and TD, equal for
+        // deadwood; greedy's tie-break throws the spade, the safety charge
+        // the diamond. (Outs off: keeping TD next to 8D would also count.)
+        let rules = Rules::standard();
+        let a = "AC 2C 3C 4H 5H 6H TS TD 8D 7D";
+        let b = "7C 8C 9C JD QD QC QH QS 5C 2D";
+        let d = deck(a, b, "3D", "9S 4S 7S");
+        let mut hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        hand.apply(Seat::A, Action::TakeUpcard(false)).unwrap();
+        hand.apply(Seat::B, Action::TakeUpcard(false)).unwrap();
+        hand.apply(Seat::A, Action::Draw(DrawSource::Stock))
+            .unwrap();
+        hand.apply(Seat::A, Action::EndTurn(TurnEnd::Discard(card("9S"))))
+            .unwrap();
+        hand.apply(Seat::B, Action::Draw(DrawSource::Pile)).unwrap();
+        hand.apply(Seat::B, Action::EndTurn(TurnEnd::Discard(card("2D"))))
+            .unwrap();
+        hand.apply(Seat::A, Action::Draw(DrawSource::Stock))
+            .unwrap();
+        let view = hand.view(Seat::A);
+        let k = Knowledge::from_view(&view);
+        assert!(k.meld_chance(card("TS")) > k.meld_chance(card("TD")));
+        let best = best_discard_except(view.hand, None);
+        assert_eq!(best.card, card("TS"), "greedy's tie-break: the spade");
+        let safe = Tracker {
+            outs: 0.0,
+            ..Tracker::default()
+        };
+        let plain = Tracker {
+            safety: 0.0,
+            ..safe.clone()
+        };
+        assert_eq!(safe.discard(&view, &k, best), card("TD"));
+        assert_eq!(plain.discard(&view, &k, best), card("TS"));
+        // The outs credit alone also keeps the TD (its 9D out is live).
+        let outs = Tracker {
+            safety: 0.0,
+            ..Tracker::default()
+        };
+        assert_eq!(outs.discard(&view, &k, best), card("TS"));
+        // No slack: only discards as good as the best one count, and the
+        // tie TS/TD still goes by safety.
+        let tight = Tracker { slack: 0, ..safe };
+        assert_eq!(tight.discard(&view, &k, best), card("TD"));
+    }
+
+    #[test]
+    fn draw_counts_live_outs() {
+        let rules = Rules::standard();
+        // Deadwood JS 9D 5C KC (34). The QS up for the KC leaves 34 too, but
+        // JS QS then has live outs TS and KS, where the lone KC had none.
+        let a = "AC 2C 3C 4H 5H 6H JS 9D 5C KC";
+        let d = deck(a, "7C 8C 9C JD QD QC QH 8S TC 2D", "QS", "JH 4S");
+        let hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        let view = hand.view(Seat::A);
+        let after = meld::best_discard(view.hand.with(card("QS"))).unwrap();
+        assert_eq!((after.card, after.deadwood), (card("KC"), 34));
+        assert!(Tracker::default().take_upcard(&view));
+        let mut plain = Tracker {
+            draw_outs: 0.0,
+            ..Tracker::default()
+        };
+        assert!(!plain.take_upcard(&view), "greedy's rule: no gain");
+        // A card that lowers the deadwood is taken either way: the 5D (the
+        // KC goes).
+        let d = deck(a, "7C 8C 9C JD QD QC QH 8S TC 2D", "5D", "JH 4S");
+        let hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        assert!(Tracker::default().take_upcard(&hand.view(Seat::A)));
+        assert!(plain.take_upcard(&hand.view(Seat::A)));
+    }
+
+    #[test]
+    fn profile_parameters() {
+        use crate::strategy::Profile;
+        let text = "tracker:knock_at=8,safety=1,slack=2,outs=2,draw_outs=1,hold=0.5,margin=-5,late_stock=4";
+        let profile: Profile = text.parse().unwrap();
+        assert_eq!(profile.to_string(), text);
+        let Profile::Tracker(t) = profile else {
+            panic!("a tracker profile")
+        };
+        assert_eq!((t.outs, t.draw_outs, t.hold), (2.0, 1.0, 0.5));
+        assert_eq!("tracker".parse::<Profile>().unwrap().to_string(), "tracker");
+        assert!("tracker:hold=6".parse::<Profile>().is_err());
+        assert!("tracker:draw_outs=-1".parse::<Profile>().is_err());
     }
 
     /// The same public history with different hidden cards gives the same
