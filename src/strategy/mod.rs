@@ -16,7 +16,9 @@ mod tracker;
 pub use crate::engine::Strategy;
 pub use greedy::Greedy;
 pub use knowledge::Knowledge;
-pub use mc::{GameOdds, McParams, MonteCarlo, Objective, Rollout, Weighting, World};
+pub use mc::{
+    GameOdds, HandPrior, McParams, Model, MonteCarlo, Objective, Rollout, Weighting, World,
+};
 pub use profile::{Profile, ProfileError};
 pub use random::Random;
 pub use simple::Simple;

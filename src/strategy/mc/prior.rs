@@ -8,15 +8,17 @@
 //! on look safe. The correction is importance weighting: for a world whose
 //! opponent has drawn `t` times and holds deadwood `d`, the weight is
 //! `P_real(d | t) / P_sampler(d | t)`, both measured once per rule set and
-//! sampler by playing [`HANDS`] hands of greedy against itself: at every
+//! sampler by playing [`HANDS`] hands of the opponent model (the rollout
+//! policy with the opponent's knock threshold) against itself: at every
 //! decision the true opponent's deadwood is counted in `P_real`, and the
 //! deadwood of [`SAMPLES`] worlds drawn from the decider's view by the same
 //! sampler in `P_sampler`. Deadwood is bucketed by 5 points, `t` capped at
 //! [`MAX_DRAWS`]; counts get add-one smoothing and weights are capped at
 //! [`MAX_WEIGHT`] so that no single world dominates.
 //!
-//! The model opponent is greedy; against a different opponent the weights
-//! are an approximation, but a far better one than none.
+//! Against an opponent that plays differently from the model the weights
+//! are an approximation: a greedy model says an opponent that has not
+//! knocked rarely holds 10 or less, which is false of a gin hunter.
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -25,9 +27,9 @@ use crate::cards::CardSet;
 use crate::engine::{Deck, Event, Hand, PlayerView, Seat, Strategy, play_hand_inspected};
 use crate::meld;
 use crate::rules::Rules;
-use crate::strategy::{Greedy, Knowledge};
+use crate::strategy::Knowledge;
 
-use super::{Weighting, sample_world};
+use super::{Model, Weighting, sample_world};
 
 /// Hands of greedy self-play measured.
 pub const HANDS: u32 = 10_000;
@@ -70,17 +72,17 @@ impl HandPrior {
     /// # Panics
     /// If greedy breaks the rules (it cannot) or the rules do not validate.
     #[must_use]
-    pub fn measure(rules: &Rules, weighting: Weighting) -> HandPrior {
+    pub fn measure(rules: &Rules, weighting: Weighting, model: Model) -> HandPrior {
         let mut rng = Pcg64Mcg::seed_from_u64(0x7072_696f);
         let mut sampler = Pcg64Mcg::seed_from_u64(0x7361_6d70);
         let cells = (MAX_DRAWS + 1) * BUCKETS;
         let (mut real, mut sampled) = (vec![0f64; cells], vec![0f64; cells]);
-        let (mut a, mut b) = (Greedy::default(), Greedy::default());
+        let [mut a, mut b] = [model.player(), model.player()];
         for i in 0..HANDS {
             let deck = Deck::shuffled(&mut rng);
             let mut hand =
                 Hand::new(rules, &deck, Seat::ALL[(i % 2) as usize], [0, 0]).expect("valid rules");
-            let mut players: [&mut dyn Strategy; 2] = [&mut a, &mut b];
+            let mut players: [&mut dyn Strategy; 2] = [a.as_mut(), b.as_mut()];
             play_hand_inspected(&mut hand, &mut players, |hand| {
                 let Some(seat) = hand.phase().seat() else {
                     return;
@@ -129,7 +131,14 @@ mod tests {
     /// knocked with it).
     #[test]
     fn weights_follow_real_play() {
-        let prior = HandPrior::measure(&Rules::standard(), Weighting::None);
+        let prior = HandPrior::measure(
+            &Rules::standard(),
+            Weighting::None,
+            Model {
+                rollout: crate::strategy::Rollout::Greedy,
+                knock_at: None,
+            },
+        );
         let hand = |s: &str| s.parse::<CardSet>().unwrap();
         let low = hand("AS 2S 3S 7C 7D 7H 9H TH JH 2D");
         let mid = hand("AS 2S 3S 7C 7D 7H 9H KH 4D 5C");
