@@ -467,20 +467,7 @@ mod tests {
         s.parse().unwrap()
     }
 
-    /// A deck: A gets `a`, B gets `b`, upcard, then `stock` on top.
-    fn deck(a: &str, b: &str, up: &str, stock: &str) -> Deck {
-        let stock: Vec<Card> = stock
-            .split_whitespace()
-            .map(|c| c.parse().unwrap())
-            .collect();
-        Deck::arranged(
-            a.parse().unwrap(),
-            b.parse().unwrap(),
-            up.parse().unwrap(),
-            &stock,
-        )
-        .unwrap()
-    }
+    use crate::strategy::test_deck as deck;
 
     const A: &str = "AS 2S 3S 2H 3H 4H KC KD KH 5D";
     const B: &str = "7C 8C 9C TD JD QD QC QH QS 5C";

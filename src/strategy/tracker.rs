@@ -251,19 +251,7 @@ mod tests {
     use crate::engine::{Action, Deck, Hand, Seat};
     use crate::rules::Rules;
 
-    fn deck(a: &str, b: &str, up: &str, stock: &str) -> Deck {
-        let stock: Vec<Card> = stock
-            .split_whitespace()
-            .map(|c| c.parse().unwrap())
-            .collect();
-        Deck::arranged(
-            a.parse().unwrap(),
-            b.parse().unwrap(),
-            up.parse().unwrap(),
-            &stock,
-        )
-        .unwrap()
-    }
+    use crate::strategy::test_deck as deck;
 
     fn card(s: &str) -> Card {
         s.parse().unwrap()
