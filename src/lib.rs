@@ -27,6 +27,7 @@ pub mod strategy;
 
 pub use engine::{Deck, Seat};
 pub mod experiment;
+pub mod protocol;
 pub mod report;
 pub mod sim;
 pub mod stats;

@@ -188,7 +188,26 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     if let Some(line) = sprt_line {
         text.push_str(&line);
     }
+    text.push_str(&bot_lines(&plan));
     write_stdout(text.as_bytes())
+}
+
+/// For each external bot: processes started, failures, where its logs are.
+fn bot_lines(plan: &Plan) -> String {
+    let mut out = String::new();
+    for (seat, profile) in ["A", "B"].iter().zip(&plan.profiles) {
+        if let ginlab::strategy::Profile::External(bot) = profile {
+            writeln!(
+                out,
+                "bot {seat}         {} processes started, {} failed games; stderr logs in {}",
+                bot.processes_started(),
+                bot.failures(),
+                bot.log_dir().display()
+            )
+            .unwrap();
+        }
+    }
+    out
 }
 
 /// Deals between SPRT checks: fixed, so the result does not depend on threads.
@@ -343,9 +362,17 @@ fn report(
         let (mean, lo, hi) = t.a_margin.t_interval(0.95);
         writeln!(out, "A margin      {mean:.1} per game [{lo:.1}–{hi:.1}]").unwrap();
     }
+    let unit = if t.games > 0 { "games" } else { "hands" };
+    if t.a_forfeits + t.b_forfeits > 0 {
+        writeln!(
+            out,
+            "forfeits      A {}   B {} ({unit} lost by forfeit)",
+            t.a_forfeits, t.b_forfeits
+        )
+        .unwrap();
+    }
     let (score, se) = t.score();
     let (elo, lo, hi) = elo_interval(score, se);
-    let unit = if t.games > 0 { "games" } else { "hands" };
     writeln!(
         out,
         "A Elo         {elo:+.1} [{lo:+.1} {hi:+.1}] (score {:.1}% over {unit})",

@@ -46,8 +46,19 @@ fn available() -> Vec<String> {
     names
 }
 
-/// Resolves `spec` for the player called `who` (for messages).
+/// Resolves `spec` for the player called `who` (for messages). An external
+/// bot is started and must shake hands now, so a wrong command is bad input
+/// (exit code 2) rather than a run of forfeits.
 pub fn resolve(spec: &str, who: &str) -> Result<Named, Failure> {
+    let named = resolve_profile(spec, who)?;
+    if let Profile::External(bot) = &named.profile {
+        bot.warm_up()
+            .map_err(|e| Failure::input(format!("strategy {who}: {e}")))?;
+    }
+    Ok(named)
+}
+
+fn resolve_profile(spec: &str, who: &str) -> Result<Named, Failure> {
     match spec.parse::<Profile>() {
         Ok(profile) => {
             return Ok(Named {
@@ -76,7 +87,7 @@ pub fn resolve(spec: &str, who: &str) -> Result<Named, Failure> {
         list.join(", ")
     };
     Err(Failure::input(format!(
-        "strategy {who}: `{spec}` is not a built-in kind (random, simple, greedy, tracker), an inline profile \
-         (kind:key=value,...), a profile in strategies/ ({profiles}), or a profile file"
+        "strategy {who}: `{spec}` is not a built-in kind (random, simple, greedy, tracker, mc), an inline profile \
+         (kind:key=value,...), an external bot (exec:COMMAND), a profile in strategies/ ({profiles}), or a profile file"
     )))
 }

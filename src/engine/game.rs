@@ -185,7 +185,7 @@ pub fn play_game(
         tally.record(rules, &outcome, hand.upcard());
         if let Some(winner) = tally.leader(rules) {
             let (final_scores, shutout, margin) = tally.finish(rules, winner);
-            return Ok(GameResult {
+            let result = GameResult {
                 tally,
                 winner,
                 shutout,
@@ -193,7 +193,11 @@ pub fn play_game(
                 margin,
                 hands,
                 first_dealer,
-            });
+            };
+            for seat in Seat::ALL {
+                players[seat.index()].end_game(seat, &result);
+            }
+            return Ok(result);
         }
         dealer = next_dealer(rules, dealer, &outcome);
     }

@@ -4,6 +4,7 @@
 //! The trait lives in the engine (the layer that calls it) so that layers
 //! only point down; `crate::strategy` implements it.
 
+use super::game::GameResult;
 use super::hand::{Action, Hand, HandOutcome, IllegalAction};
 use super::view::{DrawSource, Event, Phase, PlayerView, Seat, TurnEnd};
 
@@ -35,6 +36,21 @@ pub trait Strategy: Send {
 
     /// Discard, knock or declare big gin, holding 11 cards ([`Phase::EndTurn`]).
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd;
+
+    /// The hand is over: `outcome` is what both players see (on a showdown
+    /// both spreads and the lay-offs; a void hand shows nothing).
+    fn end_hand(&mut self, _view: &PlayerView<'_>, _outcome: &HandOutcome) {}
+
+    /// The game is over; this player sat in `seat`.
+    fn end_game(&mut self, _seat: Seat, _result: &GameResult) {}
+
+    /// Whether this player has failed and forfeits: a reason once it could
+    /// not give a valid answer (an external bot that crashed, timed out or
+    /// answered wrongly). The driver asks after every decision; the answer
+    /// given with a failure is not played. Built-in strategies never fail.
+    fn forfeit(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// A failure while playing.
@@ -54,6 +70,16 @@ pub enum EngineError {
     /// The rules do not fit together.
     #[error(transparent)]
     Rules(#[from] crate::rules::RulesError),
+    /// A player failed (see [`Strategy::forfeit`]) and loses the game.
+    #[error("seat {seat} ({name}) forfeits: {reason}")]
+    Forfeit {
+        /// The seat.
+        seat: Seat,
+        /// The strategy's name.
+        name: String,
+        /// Why.
+        reason: String,
+    },
     /// A game went on without end (strategies that never score).
     #[error("the game did not reach the target after {0} hands: do the strategies ever knock?")]
     Endless(u32),
@@ -97,6 +123,13 @@ pub fn play_hand_inspected(
             Phase::EndTurn { .. } => Action::EndTurn(player.end_turn(&view)),
             Phase::Over => unreachable!("a seat acts only before the end"),
         };
+        if let Some(reason) = player.forfeit() {
+            return Err(EngineError::Forfeit {
+                seat,
+                name: player.name().to_owned(),
+                reason,
+            });
+        }
         hand.apply(seat, action)
             .map_err(|source| EngineError::IllegalAction {
                 seat,
@@ -112,7 +145,11 @@ pub fn play_hand_inspected(
             delivered += 1;
         }
     }
-    Ok(*hand.outcome().expect("a hand over has an outcome"))
+    let outcome = *hand.outcome().expect("a hand over has an outcome");
+    for seat in Seat::ALL {
+        players[seat.index()].end_hand(&hand.view(seat), &outcome);
+    }
+    Ok(outcome)
 }
 
 /// The legal discards of a view in [`Phase::EndTurn`]: every card but the one

@@ -110,6 +110,11 @@ pub struct SummaryRow {
     pub elo_hi: f64,
     /// The master seed.
     pub seed: u64,
+    /// Games (hands in hands mode) A lost by forfeit: an external bot that
+    /// crashed, timed out or answered wrongly.
+    pub a_forfeits: u64,
+    /// Games (or hands) B lost by forfeit.
+    pub b_forfeits: u64,
 }
 
 impl SummaryRow {
@@ -187,6 +192,8 @@ impl SummaryRow {
             elo_lo: finite(elo_lo),
             elo_hi: finite(elo_hi),
             seed,
+            a_forfeits: t.a_forfeits,
+            b_forfeits: t.b_forfeits,
         }
     }
 }
@@ -304,7 +311,10 @@ mod tests {
             header.starts_with("variant,player_a,player_b,hands,games,"),
             "{header}"
         );
-        assert!(header.ends_with(",elo,elo_lo,elo_hi,seed"), "{header}");
+        assert!(
+            header.ends_with(",elo,elo_lo,elo_hi,seed,a_forfeits,b_forfeits"),
+            "{header}"
+        );
         assert_eq!(
             header.split(',').count(),
             lines.next().unwrap().split(',').count()

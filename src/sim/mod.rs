@@ -119,26 +119,36 @@ impl Plan {
             let [first, second] = &mut seats;
             let mut players: [&mut dyn Strategy; 2] = [first.as_mut(), second.as_mut()];
             let mut rng = Pcg64Mcg::seed_from_u64(seed_for(self.seed, index, Stream::Deal));
-            let (deck, dealer) = match &self.work {
-                Work::Games(_) => {
-                    let game = play_game(&self.rules, &mut players, &mut rng, |record, _| {
-                        tallies.add_hand(record, a_seat);
-                    })?;
-                    unit += tallies.add_game(&game, a_seat);
-                    continue;
+            let played = match &self.work {
+                Work::Games(_) => play_game(&self.rules, &mut players, &mut rng, |record, _| {
+                    tallies.add_hand(record, a_seat);
+                })
+                .map(|game| tallies.add_game(&game, a_seat)),
+                Work::Hands(_) | Work::Decks { .. } => {
+                    let (deck, dealer) = match &self.work {
+                        Work::Decks { decks, dealer } => (decks[index as usize].clone(), *dealer),
+                        _ => (Deck::shuffled(&mut rng), Seat::ALL[(index % 2) as usize]),
+                    };
+                    let mut hand = Hand::new(&self.rules, &deck, dealer, [0, 0])?;
+                    play_hand(&mut hand, &mut players).map(|outcome| {
+                        let record = HandRecord {
+                            dealer,
+                            upcard: hand.upcard(),
+                            turns: hand.turns(),
+                            outcome,
+                        };
+                        tallies.add_hand(&record, a_seat)
+                    })
                 }
-                Work::Hands(_) => (Deck::shuffled(&mut rng), Seat::ALL[(index % 2) as usize]),
-                Work::Decks { decks, dealer } => (decks[index as usize].clone(), *dealer),
             };
-            let mut hand = Hand::new(&self.rules, &deck, dealer, [0, 0])?;
-            let outcome = play_hand(&mut hand, &mut players)?;
-            let record = HandRecord {
-                dealer,
-                upcard: hand.upcard(),
-                turns: hand.turns(),
-                outcome,
+            unit += match played {
+                Ok(half_points) => half_points,
+                Err(EngineError::Forfeit { seat, .. }) => {
+                    let game = matches!(self.work, Work::Games(_));
+                    tallies.add_forfeit(seat, a_seat, game)
+                }
+                Err(e) => return Err(e),
             };
-            unit += tallies.add_hand(&record, a_seat);
         }
         tallies.add_unit(unit, swaps.len() as u64);
         Ok(())

@@ -62,6 +62,13 @@ pub struct Tallies {
     /// in hands mode a void or tie is a half).
     #[serde(default)]
     pub pair_score: BTreeMap<i64, u64>,
+    /// Games (or, in hands mode, hands) A lost by forfeit (an external bot
+    /// that crashed, timed out or answered wrongly).
+    #[serde(default)]
+    pub a_forfeits: u64,
+    /// Games (or hands) B lost by forfeit.
+    #[serde(default)]
+    pub b_forfeits: u64,
 }
 
 fn bump(map: &mut BTreeMap<i64, u64>, key: i64) {
@@ -134,6 +141,28 @@ impl Tallies {
         if won { 2 } else { 0 }
     }
 
+    /// Adds a game (`game` true) or hand that `loser` lost by forfeit; `a`
+    /// is the seat player A sat in. Returns A's half points (2 or 0).
+    ///
+    /// A forfeit counts in the forfeit columns, in the score (Elo) and, for a
+    /// game, in the games played and won; it adds nothing to the hand
+    /// statistics or the margin, which describe play that finished.
+    pub fn add_forfeit(&mut self, loser: Seat, a: Seat, game: bool) -> i64 {
+        let a_lost = loser == a;
+        if a_lost {
+            self.a_forfeits += 1;
+        } else {
+            self.b_forfeits += 1;
+        }
+        if game {
+            self.games += 1;
+            if !a_lost {
+                self.a_game_wins += 1;
+            }
+        }
+        if a_lost { 0 } else { 2 }
+    }
+
     /// Closes a scoring unit (a duplicate pair, or a single game or hand)
     /// with A's half points over it.
     pub fn add_unit(&mut self, half_points: i64, size: u64) {
@@ -161,7 +190,9 @@ impl Tallies {
             a_dealer_wins,
             a_deals,
             games,
-            a_game_wins
+            a_game_wins,
+            a_forfeits,
+            b_forfeits
         );
         self.a_net_points.merge(&other.a_net_points);
         self.turns.merge(&other.turns);

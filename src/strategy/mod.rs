@@ -5,6 +5,7 @@
 //! [`Greedy`], [`Tracker`] (discard tracking) and [`MonteCarlo`]. A [`Profile`] is a kind plus parameters, written inline as
 //! `kind` or `kind:key=value,...` (`greedy:knock_at=7`).
 
+mod external;
 mod greedy;
 mod knowledge;
 mod mc;
@@ -14,6 +15,9 @@ mod simple;
 mod tracker;
 
 pub use crate::engine::Strategy;
+pub use external::{
+    Bot, BotError, BotProcess, BotSpec, DEFAULT_TIMEOUT_MS, External, split_command,
+};
 pub use greedy::Greedy;
 pub use knowledge::Knowledge;
 pub use mc::{

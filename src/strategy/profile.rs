@@ -3,7 +3,9 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
+use super::external::{Bot, BotSpec, split_command};
 use super::{Greedy, McParams, MonteCarlo, Random, Simple, Strategy, Tracker};
 
 /// A built-in strategy and its parameters.
@@ -32,13 +34,20 @@ pub enum Profile {
     /// [`MonteCarlo`]: `samples`, `rollout`, `weighting`, `objective`,
     /// `discards`, `seed` (see [`McParams`]).
     Mc(McParams),
+    /// [`External`](super::External): a bot process speaking the protocol of
+    /// `docs/PROTOCOL.md`; inline `exec:COMMAND`, or a TOML profile with
+    /// `kind = "external"`, `command`, `timeout_ms`, `options`, `log_dir`.
+    External(Arc<Bot>),
 }
 
 /// What is wrong with a profile text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProfileError {
     /// No built-in kind has this name.
-    #[error("unknown strategy `{0}`: the built-in kinds are random, simple, greedy, tracker, mc")]
+    #[error(
+        "unknown strategy `{0}`: the built-in kinds are random, simple, greedy, tracker, mc, \
+         and exec:COMMAND runs an external bot"
+    )]
     UnknownKind(String),
     /// A parameter the kind does not have.
     #[error("strategy `{kind}` has no parameter `{key}`; it takes: {allowed}")]
@@ -83,6 +92,7 @@ impl Profile {
             } => Box::new(Greedy::new(knock_at, schedule.clone())),
             Profile::Tracker(ref tracker) => Box::new(tracker.clone()),
             Profile::Mc(ref params) => Box::new(MonteCarlo::new(params.clone(), seed)),
+            Profile::External(ref bot) => Box::new(bot.checkout(seed)),
         }
     }
 }
@@ -110,6 +120,9 @@ impl Profile {
             }
         };
         let name = table.get("name").map(text_of);
+        if kind == "external" {
+            return Ok((external_from_toml(&table)?, name));
+        }
         let params: Vec<String> = table
             .iter()
             .filter(|(k, _)| *k != "kind" && *k != "name")
@@ -128,6 +141,17 @@ impl FromStr for Profile {
     type Err = ProfileError;
 
     fn from_str(text: &str) -> Result<Profile, ProfileError> {
+        if let Some(command) = text.trim_start().strip_prefix("exec:") {
+            let words = split_command(command)
+                .filter(|w| !w.is_empty())
+                .ok_or_else(|| ProfileError::BadValue {
+                    kind: "exec",
+                    key: "command",
+                    value: command.to_owned(),
+                    expected: "a command line, e.g. exec:python3 bot.py (quotes must close)",
+                })?;
+            return Ok(Profile::External(Arc::new(Bot::new(BotSpec::new(words)))));
+        }
         let (kind, params) = text.split_once(':').unwrap_or((text, ""));
         let mut profile = match kind.trim() {
             "random" => Profile::Random { knock_prob: 0.5 },
@@ -223,6 +247,7 @@ impl FromStr for Profile {
                         Profile::Simple => ("simple", "(none)"),
                         Profile::Greedy { .. } => ("greedy", "knock_at, schedule"),
                         Profile::Mc(_) => ("mc", McParams::KEYS),
+                        Profile::External(_) => unreachable!("exec: profiles return early"),
                         Profile::Tracker(_) => (
                             "tracker",
                             "knock_at, safety, slack, outs, draw_outs, hold, margin, late_stock",
@@ -238,6 +263,75 @@ impl FromStr for Profile {
         }
         Ok(profile)
     }
+}
+
+/// An external profile from its TOML table (`kind = "external"`).
+fn external_from_toml(table: &toml::Table) -> Result<Profile, ProfileError> {
+    const KEYS: &str = "command, timeout_ms, options, log_dir (and name)";
+    let bad =
+        |key: &'static str, value: &toml::Value, expected: &'static str| ProfileError::BadValue {
+            kind: "external",
+            key,
+            value: value.to_string(),
+            expected,
+        };
+    let mut spec = BotSpec::new(Vec::new());
+    for (key, value) in table {
+        match key.as_str() {
+            "kind" | "name" => {}
+            "command" => {
+                let expected = "a non-empty array of strings, e.g. [\"python3\", \"bot.py\"]";
+                spec.command = match value {
+                    toml::Value::Array(words) => words
+                        .iter()
+                        .map(|w| w.as_str().map(str::to_owned))
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or_else(|| bad("command", value, expected))?,
+                    toml::Value::String(line) => {
+                        split_command(line).ok_or_else(|| bad("command", value, expected))?
+                    }
+                    _ => return Err(bad("command", value, expected)),
+                };
+            }
+            "timeout_ms" => {
+                spec.timeout_ms = value
+                    .as_integer()
+                    .filter(|t| (1..=3_600_000).contains(t))
+                    .ok_or_else(|| bad("timeout_ms", value, "an integer from 1 to 3600000"))?
+                    as u64;
+            }
+            "options" => {
+                let expected = "a table, sent to the bot in hello";
+                let json =
+                    serde_json::to_value(value).map_err(|_| bad("options", value, expected))?;
+                match json {
+                    serde_json::Value::Object(map) if value.is_table() => spec.options = map,
+                    _ => return Err(bad("options", value, expected)),
+                }
+            }
+            "log_dir" => {
+                spec.log_dir = Some(
+                    value
+                        .as_str()
+                        .ok_or_else(|| bad("log_dir", value, "a folder path"))?
+                        .into(),
+                );
+            }
+            other => {
+                return Err(ProfileError::UnknownKey {
+                    kind: "external",
+                    key: other.to_owned(),
+                    allowed: KEYS,
+                });
+            }
+        }
+    }
+    if spec.command.is_empty() || spec.command[0].is_empty() {
+        return Err(ProfileError::File(
+            "an external profile needs command = [\"PROGRAM\", \"ARG\", ...]".into(),
+        ));
+    }
+    Ok(Profile::External(Arc::new(Bot::new(spec))))
 }
 
 /// `20:5/10:2` → `[(20, 5), (10, 2)]`; stock sizes must decrease.
@@ -265,6 +359,7 @@ impl fmt::Display for Profile {
             Profile::Random { knock_prob } => write!(f, "random:knock_prob={knock_prob}"),
             Profile::Simple => f.write_str("simple"),
             Profile::Mc(params) => params.fmt(f),
+            Profile::External(bot) => write!(f, "exec:{}", bot.spec().command_line()),
             Profile::Tracker(t) => {
                 let d = Tracker::default();
                 let mut params = Vec::new();

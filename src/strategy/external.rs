@@ -1,0 +1,647 @@
+//! [`External`]: a bot in another process, spoken to with the JSON-lines
+//! protocol of `docs/PROTOCOL.md` ([`crate::protocol`]).
+//!
+//! A [`Bot`] is the shared side of a profile `kind = "external"` (or inline
+//! `exec:CMD`): the command, the options, the timeout, and a pool of idle
+//! processes. [`Bot::checkout`] hands a game a process (reusing an idle one,
+//! else starting one), so a run keeps one process per game slot (per thread
+//! and seat) and reuses it across games.
+//!
+//! A bot that crashes, times out, sends a line that is not the expected
+//! message or answers with an illegal move has failed: the strategy reports
+//! it through [`Strategy::forfeit`], the driver ends the game as a forfeit,
+//! and the process is killed; the next game starts a fresh one. What went
+//! wrong is appended to the process's log file, next to everything the bot
+//! wrote on stderr.
+
+use std::fmt;
+use std::fs::{self, OpenOptions};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value};
+
+use crate::engine::{
+    DrawSource, Event, GameResult, HandOutcome, PlayerView, Seat, Strategy, TurnEnd,
+};
+use crate::protocol::{self, BotHello, MAX_LINE, Move};
+
+/// The default time a bot has for one answer.
+pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
+
+/// The least time a bot has to start and answer `hello`.
+const STARTUP_MS: u64 = 10_000;
+
+/// How long an idle bot has to exit after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(1_000);
+
+/// What starts a bot and how it is played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotSpec {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// Milliseconds the bot has for each answer.
+    pub timeout_ms: u64,
+    /// Sent to the bot in `hello` as `options`.
+    pub options: Map<String, Value>,
+    /// Where the bot's stderr logs go (default: a folder in the system's
+    /// temporary directory, see [`Bot::log_dir`]).
+    pub log_dir: Option<PathBuf>,
+}
+
+impl BotSpec {
+    /// A spec for `command` with the default timeout and no options.
+    #[must_use]
+    pub fn new(command: Vec<String>) -> BotSpec {
+        BotSpec {
+            command,
+            timeout_ms: DEFAULT_TIMEOUT_MS,
+            options: Map::new(),
+            log_dir: None,
+        }
+    }
+
+    /// The command as one line, arguments with spaces quoted.
+    #[must_use]
+    pub fn command_line(&self) -> String {
+        self.command
+            .iter()
+            .map(|word| {
+                if word.is_empty() || word.contains(char::is_whitespace) || word.contains('"') {
+                    format!("'{word}'")
+                } else {
+                    word.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Splits a command line into words: white space separates, and single or
+/// double quotes keep spaces inside a word. `None` if a quote is not closed.
+#[must_use]
+pub fn split_command(line: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote = None;
+    for c in line.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                in_word = true;
+            }
+            None if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            None => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return None;
+    }
+    if in_word {
+        words.push(word);
+    }
+    Some(words)
+}
+
+/// Why a bot process could not be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BotError {
+    /// The process did not start.
+    #[error("cannot start bot `{command}`: {reason}")]
+    Spawn {
+        /// The command line.
+        command: String,
+        /// The operating system's reason.
+        reason: String,
+    },
+    /// The log file could not be opened.
+    #[error("cannot write the bot's log {path}: {reason}")]
+    Log {
+        /// The file.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The handshake failed.
+    #[error("bot `{command}` failed the handshake: {reason}")]
+    Handshake {
+        /// The command line.
+        command: String,
+        /// What was wrong.
+        reason: String,
+    },
+}
+
+/// A line from the bot, or why there is none.
+type Incoming = Result<String, String>;
+
+/// One running bot process.
+pub struct BotProcess {
+    child: Child,
+    to_bot: Option<Sender<String>>,
+    from_bot: Receiver<Incoming>,
+    log: PathBuf,
+    hello: BotHello,
+    slot: u64,
+}
+
+impl fmt::Debug for BotProcess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BotProcess")
+            .field("name", &self.hello.name)
+            .field("slot", &self.slot)
+            .finish_non_exhaustive()
+    }
+}
+
+fn writer(mut stdin: ChildStdin, lines: Receiver<String>) {
+    for line in lines {
+        if stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+fn reader(stdout: impl Read, lines: &Sender<Incoming>) {
+    let mut stdout = BufReader::new(stdout);
+    loop {
+        let mut buf = Vec::new();
+        let read = (&mut stdout)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf);
+        let incoming = match read {
+            Ok(0) => Err("the bot closed its output (it exited or crashed)".to_owned()),
+            Err(e) => Err(format!("reading the bot's output: {e}")),
+            Ok(_) if buf.len() > MAX_LINE => {
+                Err(format!("the bot sent a line longer than {MAX_LINE} bytes"))
+            }
+            Ok(_) => {
+                while buf.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+                    buf.pop();
+                }
+                if buf.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                String::from_utf8(buf).map_err(|_| "the bot sent a line that is not UTF-8".into())
+            }
+        };
+        let last = incoming.is_err();
+        if lines.send(incoming).is_err() || last {
+            return;
+        }
+    }
+}
+
+impl BotProcess {
+    /// Starts the bot and shakes hands.
+    ///
+    /// # Errors
+    /// The process does not start, the log cannot be written, or the bot's
+    /// first line is not a valid `hello`.
+    pub fn start(spec: &BotSpec, log: &Path, slot: u64) -> Result<BotProcess, BotError> {
+        let command = spec.command_line();
+        let log_error = |e: std::io::Error| BotError::Log {
+            path: log.display().to_string(),
+            reason: e.to_string(),
+        };
+        if let Some(dir) = log.parent() {
+            fs::create_dir_all(dir).map_err(log_error)?;
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .map_err(log_error)?;
+        writeln!(file, "== ginlab: starting `{command}` (slot {slot})").map_err(log_error)?;
+        let (program, args) = spec.command.split_first().ok_or_else(|| BotError::Spawn {
+            command: command.clone(),
+            reason: "the command is empty".into(),
+        })?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::from(file))
+            .spawn()
+            .map_err(|e| BotError::Spawn {
+                command: command.clone(),
+                reason: e.to_string(),
+            })?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (to_bot, lines) = mpsc::channel();
+        thread::spawn(move || writer(stdin, lines));
+        let (sender, from_bot) = mpsc::channel();
+        thread::spawn(move || reader(stdout, &sender));
+        let mut process = BotProcess {
+            child,
+            to_bot: Some(to_bot),
+            from_bot,
+            log: log.to_owned(),
+            hello: BotHello {
+                name: String::new(),
+                author: None,
+            },
+            slot,
+        };
+        let hello = protocol::hello(&spec.options);
+        process.send(hello.clone());
+        let startup = Duration::from_millis(spec.timeout_ms.max(STARTUP_MS));
+        let answer = process
+            .receive(startup)
+            .and_then(|line| {
+                protocol::read_hello(&line)
+                    .map_err(|e| format!("{e}\n  sent:    {hello}\n  replied: {line}"))
+            })
+            .map_err(|reason| {
+                process.note(&format!("handshake failed: {reason}"));
+                BotError::Handshake {
+                    command: command.clone(),
+                    reason,
+                }
+            })?;
+        process.hello = answer;
+        Ok(process)
+    }
+
+    /// The bot's `hello`.
+    #[must_use]
+    pub fn hello(&self) -> &BotHello {
+        &self.hello
+    }
+
+    /// The file holding the bot's stderr and ginlab's notes about it.
+    #[must_use]
+    pub fn log(&self) -> &Path {
+        &self.log
+    }
+
+    /// Queues `line` for the bot (a dead bot's lines are dropped; the next
+    /// [`BotProcess::receive`] reports it).
+    pub fn send(&mut self, line: String) {
+        if let Some(to_bot) = &self.to_bot {
+            let _ = to_bot.send(line);
+        }
+    }
+
+    /// The bot's next line, waiting at most `timeout`.
+    ///
+    /// # Errors
+    /// A timeout, or the bot's output ended or broke, as a sentence.
+    pub fn receive(&mut self, timeout: Duration) -> Result<String, String> {
+        match self.from_bot.recv_timeout(timeout) {
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(why)) => Err(self.with_status(why)),
+            Err(RecvTimeoutError::Timeout) => {
+                Err(format!("no answer within {} ms", timeout.as_millis()))
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                Err(self.with_status("the bot's output is closed".into()))
+            }
+        }
+    }
+
+    fn with_status(&mut self, why: String) -> String {
+        // The output closes just before the process ends; give it a moment.
+        let deadline = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return format!("{why}; {status}");
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        why
+    }
+
+    /// Whether the process is still running.
+    pub fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Appends a note from ginlab to the bot's log.
+    pub fn note(&self, text: &str) {
+        if let Ok(mut file) = OpenOptions::new().append(true).open(&self.log) {
+            let _ = writeln!(file, "== ginlab: {text}");
+        }
+    }
+
+    /// Kills the process at once.
+    pub fn kill(mut self) {
+        self.to_bot = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for BotProcess {
+    /// Asks the bot to quit, waits briefly, then kills it.
+    fn drop(&mut self) {
+        if let Some(to_bot) = self.to_bot.take() {
+            let _ = to_bot.send(protocol::quit());
+            drop(to_bot);
+            let deadline = Instant::now() + QUIT_GRACE;
+            while Instant::now() < deadline {
+                if !matches!(self.child.try_wait(), Ok(None)) {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The shared side of an external profile: its spec and the idle processes.
+pub struct Bot {
+    spec: BotSpec,
+    log_dir: PathBuf,
+    idle: Mutex<Vec<BotProcess>>,
+    started: AtomicU64,
+    failures: AtomicU64,
+}
+
+impl fmt::Debug for Bot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Bot")
+            .field("spec", &self.spec)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for Bot {
+    fn eq(&self, other: &Bot) -> bool {
+        self.spec == other.spec
+    }
+}
+
+impl Bot {
+    /// A bot for `spec`; no process starts until one is needed.
+    #[must_use]
+    pub fn new(spec: BotSpec) -> Bot {
+        let log_dir = spec.log_dir.clone().unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("ginlab-bots-{}", std::process::id()))
+        });
+        Bot {
+            spec,
+            log_dir,
+            idle: Mutex::new(Vec::new()),
+            started: AtomicU64::new(0),
+            failures: AtomicU64::new(0),
+        }
+    }
+
+    /// The spec.
+    #[must_use]
+    pub fn spec(&self) -> &BotSpec {
+        &self.spec
+    }
+
+    /// Where the processes' logs are written: one file per process slot,
+    /// `bot-N.log`, holding the bot's stderr and ginlab's notes.
+    #[must_use]
+    pub fn log_dir(&self) -> &Path {
+        &self.log_dir
+    }
+
+    /// Processes started so far (restarts included).
+    #[must_use]
+    pub fn processes_started(&self) -> u64 {
+        self.started.load(Ordering::Relaxed)
+    }
+
+    /// Games the bot failed so far (each killed its process).
+    #[must_use]
+    pub fn failures(&self) -> u64 {
+        self.failures.load(Ordering::Relaxed)
+    }
+
+    fn start(&self) -> Result<BotProcess, BotError> {
+        let slot = self.started.fetch_add(1, Ordering::Relaxed);
+        let log = self.log_dir.join(format!("bot-{slot}.log"));
+        BotProcess::start(&self.spec, &log, slot)
+    }
+
+    /// Starts one process and keeps it idle: a check that the bot runs and
+    /// shakes hands, before a run relies on it.
+    ///
+    /// # Errors
+    /// As [`BotProcess::start`].
+    pub fn warm_up(&self) -> Result<BotHello, BotError> {
+        let process = self.start()?;
+        let hello = process.hello().clone();
+        self.idle.lock().expect("the pool lock").push(process);
+        Ok(hello)
+    }
+
+    fn take_idle(&self) -> Option<BotProcess> {
+        let mut idle = self.idle.lock().expect("the pool lock");
+        while let Some(mut process) = idle.pop() {
+            if process.alive() {
+                return Some(process);
+            }
+            process.note("found dead while idle; starting another");
+        }
+        None
+    }
+
+    /// A player for one game: an idle process, or a new one. If none can be
+    /// started the player forfeits at its first decision.
+    #[must_use]
+    pub fn checkout(self: &Arc<Bot>, seed: u64) -> External {
+        let (process, failure) = match self.take_idle().map_or_else(|| self.start(), Ok) {
+            Ok(process) => (Some(process), None),
+            Err(e) => {
+                self.failures.fetch_add(1, Ordering::Relaxed);
+                (None, Some(e.to_string()))
+            }
+        };
+        let name = process
+            .as_ref()
+            .map_or_else(|| self.spec.command_line(), |p| p.hello().name.clone());
+        External {
+            bot: Arc::clone(self),
+            process,
+            name,
+            seed,
+            failure,
+            in_game: false,
+            hands: 0,
+            next_id: 1,
+        }
+    }
+}
+
+/// A bot process playing one game (see the module docs).
+#[derive(Debug)]
+pub struct External {
+    bot: Arc<Bot>,
+    process: Option<BotProcess>,
+    name: String,
+    seed: u64,
+    failure: Option<String>,
+    in_game: bool,
+    hands: u32,
+    next_id: u64,
+}
+
+impl External {
+    fn send(&mut self, line: String) {
+        if let Some(process) = &mut self.process {
+            process.send(line);
+        }
+    }
+
+    fn fail(&mut self, reason: String) {
+        if let Some(process) = self.process.take() {
+            process.note(&format!("forfeit: {reason}"));
+            process.kill();
+        }
+        self.bot.failures.fetch_add(1, Ordering::Relaxed);
+        self.failure = Some(reason);
+    }
+
+    /// Asks for a decision; on any fault the player fails and the first
+    /// legal move is returned (the driver does not play it).
+    fn decide(&mut self, view: &PlayerView<'_>) -> Move {
+        let legal = protocol::legal_moves(view);
+        if let Some(process) = &mut self.process
+            && self.failure.is_none()
+        {
+            let id = self.next_id;
+            self.next_id += 1;
+            let request = protocol::decide(id, view, &legal);
+            process.send(request.clone());
+            let timeout = Duration::from_millis(self.bot.spec.timeout_ms);
+            let answer = process.receive(timeout).and_then(|line| {
+                protocol::read_move(&line, id, &legal)
+                    .map_err(|e| format!("{e}\n  request: {request}\n  reply:   {line}"))
+            });
+            match answer {
+                Ok(mv) => return mv,
+                Err(reason) => {
+                    let reason = if reason.contains("\n  request: ") {
+                        reason
+                    } else {
+                        format!("{reason}\n  request: {request}")
+                    };
+                    self.fail(reason);
+                }
+            }
+        }
+        legal[0]
+    }
+}
+
+impl Strategy for External {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn start_hand(&mut self, view: &PlayerView<'_>) {
+        if !self.in_game {
+            self.in_game = true;
+            self.send(protocol::game_start(view, self.seed));
+        }
+        self.hands += 1;
+        self.send(protocol::hand_start(view, self.hands));
+    }
+
+    fn observe(&mut self, _view: &PlayerView<'_>, event: &Event) {
+        self.send(protocol::event(event));
+    }
+
+    fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
+        self.decide(view) == Move::Take
+    }
+
+    fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
+        match self.decide(view) {
+            Move::Pile => DrawSource::Pile,
+            _ => DrawSource::Stock,
+        }
+    }
+
+    fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
+        match self.decide(view) {
+            Move::Knock(card) => TurnEnd::Knock(card),
+            Move::BigGin => TurnEnd::BigGin,
+            Move::Discard(card) => TurnEnd::Discard(card),
+            // Only reached after a failure: any card, never played.
+            _ => TurnEnd::Discard(view.hand.first().expect("11 cards")),
+        }
+    }
+
+    fn end_hand(&mut self, view: &PlayerView<'_>, outcome: &HandOutcome) {
+        self.send(protocol::hand_end(view, outcome));
+    }
+
+    fn end_game(&mut self, _seat: Seat, result: &GameResult) {
+        self.in_game = false;
+        self.send(protocol::game_end(result));
+    }
+
+    fn forfeit(&mut self) -> Option<String> {
+        self.failure.clone()
+    }
+}
+
+impl Drop for External {
+    /// Returns a healthy process to the pool, telling it first when the
+    /// game stopped before its end.
+    fn drop(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            if self.in_game {
+                process.send(protocol::game_stopped());
+            }
+            self.bot.idle.lock().expect("the pool lock").push(process);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_words() {
+        assert_eq!(
+            split_command("python3  'my bot.py' --x \"a b\"c"),
+            Some(vec![
+                "python3".into(),
+                "my bot.py".into(),
+                "--x".into(),
+                "a bc".into()
+            ])
+        );
+        assert_eq!(split_command("a ''"), Some(vec!["a".into(), String::new()]));
+        assert_eq!(split_command("a 'b"), None);
+        assert_eq!(split_command("   "), Some(vec![]));
+        let spec = BotSpec::new(vec!["python3".into(), "my bot.py".into()]);
+        assert_eq!(spec.command_line(), "python3 'my bot.py'");
+        assert_eq!(split_command(&spec.command_line()).unwrap(), spec.command);
+    }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""A bot that breaks the protocol on purpose, for ginlab's tests.
+
+Usage: faulty_bot.py MODE. It plays the first legal move, except that in
+games whose seed is even it misbehaves at its third decision:
+
+  crash    exits with status 3 (after a line on stderr)
+  hang     stops answering
+  garbage  answers a line that is not JSON
+  illegal  answers a move that is not among the legal ones
+  wrongid  answers with another request's id
+  nohello  (at start) answers hello with garbage
+  slowhello (at start) never answers hello
+Deciding by the game's seed keeps the faults deterministic whatever process
+plays the game.
+"""
+
+import json
+import sys
+import time
+
+mode = sys.argv[1] if len(sys.argv) > 1 else "crash"
+seed = 1
+decisions = 0
+
+
+def send(message):
+    sys.stdout.write((message if isinstance(message, str) else json.dumps(message)) + "\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    msg = json.loads(line)
+    kind = msg["type"]
+    if kind == "hello":
+        if mode == "nohello":
+            send("hello there")
+        elif mode == "slowhello":
+            time.sleep(60)
+        else:
+            send({"type": "hello", "protocol": 1, "name": "faulty-" + mode})
+    elif kind == "game_start":
+        seed = msg["seed"]
+        decisions = 0
+    elif kind == "decide":
+        decisions += 1
+        answer = {"type": "move", "id": msg["id"], "move": msg["legal"][0]}
+        if seed % 2 == 0 and decisions == 3:
+            sys.stderr.write("faulty: misbehaving on purpose (%s)\n" % mode)
+            sys.stderr.flush()
+            if mode == "crash":
+                sys.exit(3)
+            if mode == "hang":
+                time.sleep(60)
+            if mode == "garbage":
+                answer = "{oops"
+            if mode == "illegal":
+                answer["move"] = "discard ZZ" if msg["decision"] != "upcard" else "stock"
+            if mode == "wrongid":
+                answer["id"] = msg["id"] + 7
+        send(answer)
+    elif kind == "quit":
+        break
