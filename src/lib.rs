@@ -26,6 +26,7 @@ pub use rules::Rules;
 pub mod strategy;
 
 pub use engine::{Deck, Seat};
+pub mod botcheck;
 pub mod experiment;
 pub mod protocol;
 pub mod report;

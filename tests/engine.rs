@@ -7,7 +7,7 @@ use ginlab::engine::{
 };
 use ginlab::engine::{Hand, Side};
 use ginlab::rules::{Deal, NextDealer, Rules};
-use ginlab::{Card, CardSet};
+use ginlab::{Card, CardSet, meld};
 
 fn card(s: &str) -> Card {
     s.parse().unwrap()
@@ -355,6 +355,38 @@ fn last_discard_action_only_to_knock() {
         hand.outcome(),
         Some(&HandOutcome::Void(VoidReason::StockEnd))
     );
+}
+
+#[test]
+fn last_discard_cannot_be_taken_without_a_knock() {
+    let rules = Rules {
+        last_discard_action: true,
+        ..Rules::standard()
+    };
+    // The default stock's 29th card does not bring B within the limit.
+    let mut hand = play_to_stock_end(&rules, B_NEAR, "");
+    assert_eq!(hand.phase(), Phase::LastChance { seat: B });
+    let top = hand.view(B).pile_top().unwrap();
+    assert!(
+        meld::deadwood(cards(B_NEAR).with(top)) > 20,
+        "{top} is useless to B"
+    );
+    assert!(!ginlab::engine::pile_allowed(&hand.view(B)));
+    let before = hand.clone();
+    assert!(matches!(
+        hand.apply(B, Action::Draw(DrawSource::Pile)),
+        Err(IllegalAction::Pile(_))
+    ));
+    assert_eq!(hand.phase(), before.phase());
+    assert_eq!(hand.cards(B), before.cards(B));
+    draw(&mut hand, B, DrawSource::Stock);
+    assert_eq!(
+        hand.outcome(),
+        Some(&HandOutcome::Void(VoidReason::StockEnd))
+    );
+    // With the KS the same seat may take it.
+    let hand = play_to_stock_end(&rules, B_NEAR, &stock_with_ks_last());
+    assert!(ginlab::engine::pile_allowed(&hand.view(B)));
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Command-line interface: clap types stay in this module; each subcommand
 //! parses its flags into library values and calls the library.
 
+mod check_bot;
 mod head_to_head;
 mod job;
 mod progress;
@@ -43,6 +44,8 @@ enum Command {
     Balance(study::BalanceArgs),
     /// Print a rule set's every knob as TOML (a preset, or a file plus overrides).
     Rules(rules::PrintRulesArgs),
+    /// Check that a bot speaks the protocol of docs/PROTOCOL.md: `ginlab check-bot -- CMD...`.
+    CheckBot(check_bot::CheckBotArgs),
 }
 
 /// Runs the parsed command line.
@@ -56,6 +59,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Merge(args) => run::merge(args),
         Command::Sweep(args) => study::sweep(args),
         Command::Balance(args) => study::balance(args),
+        Command::CheckBot(args) => check_bot::run(args),
     }
 }
 

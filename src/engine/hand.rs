@@ -452,6 +452,13 @@ impl<'r> Hand<'r> {
                 self.draw(seat, source, stock_only)
             }
             (Phase::LastChance { .. }, Action::Draw(DrawSource::Pile)) => {
+                let top = *self.pile.last().expect("a last chance has a discard");
+                if !last_discard_knocks(self.hands[seat.index()], top, self.knock_limit, self.rules)
+                {
+                    return Err(IllegalAction::Pile(
+                        "the last discard may be taken only to knock or go gin, and this hand cannot with it",
+                    ));
+                }
                 self.take_pile(seat);
                 self.phase = Phase::EndTurn {
                     seat,
@@ -633,6 +640,17 @@ impl<'r> Hand<'r> {
 
 /// The cards `seat` took from the pile (or as the upcard) and still holds,
 /// replayed from the public events: what its opponent knows of its hand.
+/// Whether taking `top` into `hand` at the stock end makes a knock, gin
+/// or big gin possible: the only use of the last discard RULES.md allows.
+#[must_use]
+pub fn last_discard_knocks(hand: CardSet, top: Card, knock_limit: u8, rules: &Rules) -> bool {
+    let eleven = hand.with(top);
+    (rules.big_gin_bonus.is_some() && meld::is_big_gin(eleven))
+        || hand
+            .iter()
+            .any(|c| meld::deadwood(eleven.without(c)) <= knock_limit)
+}
+
 fn taken_and_kept(events: &[Event], seat: Seat) -> CardSet {
     let mut known = CardSet::EMPTY;
     for event in events {

@@ -14,7 +14,9 @@ mod view;
 pub(crate) use deck::below;
 pub use deck::{Deck, DeckError};
 pub use game::{GameResult, HandRecord, MAX_HANDS, Tally, next_dealer, play_game};
-pub use hand::{Action, Hand, HandOutcome, IllegalAction, VoidReason, WorldError};
+pub use hand::{
+    Action, Hand, HandOutcome, IllegalAction, VoidReason, WorldError, last_discard_knocks,
+};
 pub use multi::{
     PARTNERSHIP_TARGET, PartnershipResult, TableHand, ThreeResult, play_partnership, play_three,
     round_score, team_of,

@@ -169,12 +169,15 @@ pub fn big_gin_legal(view: &PlayerView<'_>) -> bool {
     view.rules.big_gin_bonus.is_some() && crate::meld::is_big_gin(view.hand)
 }
 
-/// Whether the pile may be drawn from in this view.
+/// Whether the pile may be drawn from in this view. At the stock end
+/// ([`Phase::LastChance`]) only when the last discard makes a knock possible.
 #[must_use]
 pub fn pile_allowed(view: &PlayerView<'_>) -> bool {
-    match view.phase {
-        Phase::Draw { stock_only, .. } => !stock_only && !view.pile.is_empty(),
-        Phase::LastChance { .. } => true,
+    match (view.phase, view.pile_top()) {
+        (Phase::Draw { stock_only, .. }, Some(_)) => !stock_only,
+        (Phase::LastChance { .. }, Some(top)) => {
+            super::hand::last_discard_knocks(view.hand, top, view.knock_limit, view.rules)
+        }
         _ => false,
     }
 }

@@ -107,7 +107,8 @@ pub fn decision_name(phase: Phase) -> &'static str {
 }
 
 /// Every legal answer in `view`'s decision, in a fixed order: upcard
-/// `take, pass`; draw `stock, pile`; last chance `pile, pass`; end of turn
+/// `take, pass`; draw `stock, pile`; last chance `pile` (only if it makes a
+/// knock possible), `pass`; end of turn
 /// the discards, then the knocks, then `big_gin`, cards in ascending order.
 #[must_use]
 pub fn legal_moves(view: &PlayerView<'_>) -> Vec<Move> {
@@ -120,7 +121,13 @@ pub fn legal_moves(view: &PlayerView<'_>) -> Vec<Move> {
             }
             moves
         }
-        Phase::LastChance { .. } => vec![Move::Pile, Move::Pass],
+        Phase::LastChance { .. } => {
+            if pile_allowed(view) {
+                vec![Move::Pile, Move::Pass]
+            } else {
+                vec![Move::Pass]
+            }
+        }
         Phase::EndTurn { must_knock, .. } => {
             let discards = legal_discards(view);
             let mut moves = Vec::with_capacity(23);
@@ -620,38 +627,56 @@ mod tests {
     /// engine, and every card not listed as a knock is over the limit.
     #[test]
     fn legal_moves_are_exactly_the_engine_s() {
-        let rules = Rules::oklahoma();
-        for seed in 0..40 {
-            let deck =
-                Deck::shuffled(&mut <rand_pcg::Pcg64Mcg as rand::SeedableRng>::seed_from_u64(seed));
-            let mut hand = Hand::new(&rules, &deck, Seat::A, [0, 0]).unwrap();
-            let mut step = 0;
-            while let Some(seat) = hand.phase().seat() {
-                let view = hand.view(seat);
-                let legal = legal_moves(&view);
-                for mv in [
-                    Move::Take,
-                    Move::Pass,
-                    Move::Stock,
-                    Move::Pile,
-                    Move::BigGin,
-                ]
-                .into_iter()
-                .chain(Card::all().flat_map(|c| [Move::Discard(c), Move::Knock(c)]))
-                {
-                    let accepted = action_of(view.phase, mv)
-                        .is_some_and(|a| hand.clone().apply(seat, a).is_ok());
-                    assert_eq!(accepted, legal.contains(&mv), "{mv} in {:?}", view.phase);
+        let stock_end = Rules {
+            last_discard_action: true,
+            knock_limit: crate::rules::KnockLimit::Fixed(0),
+            ..Rules::standard()
+        };
+        let mut last_chances = 0;
+        for rules in [Rules::oklahoma(), Rules::hoyle(), stock_end] {
+            for seed in 0..40 {
+                let deck = Deck::shuffled(
+                    &mut <rand_pcg::Pcg64Mcg as rand::SeedableRng>::seed_from_u64(seed),
+                );
+                let mut hand = Hand::new(&rules, &deck, Seat::A, [0, 0]).unwrap();
+                let mut step = 0;
+                while let Some(seat) = hand.phase().seat() {
+                    let view = hand.view(seat);
+                    let legal = legal_moves(&view);
+                    if let Phase::LastChance { .. } = view.phase {
+                        last_chances += 1;
+                    }
+                    for mv in [
+                        Move::Take,
+                        Move::Pass,
+                        Move::Stock,
+                        Move::Pile,
+                        Move::BigGin,
+                    ]
+                    .into_iter()
+                    .chain(Card::all().flat_map(|c| [Move::Discard(c), Move::Knock(c)]))
+                    {
+                        let mut after = hand.clone();
+                        let accepted =
+                            action_of(view.phase, mv).is_some_and(|a| after.apply(seat, a).is_ok());
+                        // A move is legal only if the hand can go on after it.
+                        let stuck = accepted
+                            && after.phase().seat() == Some(seat)
+                            && legal_moves(&after.view(seat)).is_empty();
+                        assert!(!stuck, "{mv} leaves no legal move");
+                        assert_eq!(accepted, legal.contains(&mv), "{mv} in {:?}", view.phase);
+                    }
+                    // Walk on with a varied legal move, mostly discards.
+                    let mv = legal[(seed as usize + step) % legal.len()];
+                    step += 1;
+                    let phase = view.phase;
+                    let action = action_of(phase, mv).unwrap();
+                    assert_eq!(move_of(phase, action), mv);
+                    hand.apply(seat, action).unwrap();
                 }
-                // Walk on with a varied legal move.
-                let mv = legal[(seed as usize + step) % legal.len()];
-                step += 1;
-                let phase = view.phase;
-                let action = action_of(phase, mv).unwrap();
-                assert_eq!(move_of(phase, action), mv);
-                hand.apply(seat, action).unwrap();
             }
         }
+        assert!(last_chances > 0, "the walk reached the stock end");
     }
 
     #[test]

@@ -356,22 +356,30 @@ impl BotProcess {
     }
 }
 
-impl Drop for BotProcess {
-    /// Asks the bot to quit, waits briefly, then kills it.
-    fn drop(&mut self) {
+impl BotProcess {
+    /// Sends `quit`, closes the bot's stdin and waits up to a second for it
+    /// to exit; then kills it. Whether it exited by itself.
+    fn quit(&mut self) -> bool {
         if let Some(to_bot) = self.to_bot.take() {
             let _ = to_bot.send(protocol::quit());
             drop(to_bot);
             let deadline = Instant::now() + QUIT_GRACE;
             while Instant::now() < deadline {
                 if !matches!(self.child.try_wait(), Ok(None)) {
-                    return;
+                    return true;
                 }
                 thread::sleep(Duration::from_millis(5));
             }
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        false
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        self.quit();
     }
 }
 
@@ -457,6 +465,23 @@ impl Bot {
         Ok(hello)
     }
 
+    /// Tells every idle process to quit: `Some(true)` if all exited by
+    /// themselves within a second, `None` if none was idle.
+    pub fn quit_idle(&self) -> Option<bool> {
+        let idle: Vec<BotProcess> = std::mem::take(&mut *self.idle.lock().expect("the pool lock"));
+        if idle.is_empty() {
+            return None;
+        }
+        let mut clean = true;
+        for mut process in idle {
+            if !process.quit() {
+                process.note("did not exit within a second of quit; killed");
+                clean = false;
+            }
+        }
+        Some(clean)
+    }
+
     fn take_idle(&self) -> Option<BotProcess> {
         let mut idle = self.idle.lock().expect("the pool lock");
         while let Some(mut process) = idle.pop() {
@@ -509,6 +534,12 @@ pub struct External {
 }
 
 impl External {
+    /// Decision requests sent in this game.
+    #[must_use]
+    pub fn decisions(&self) -> u64 {
+        self.next_id - 1
+    }
+
     fn send(&mut self, line: String) {
         if let Some(process) = &mut self.process {
             process.send(line);

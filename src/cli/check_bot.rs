@@ -1,0 +1,125 @@
+//! `ginlab check-bot -- CMD...`: the protocol compliance check of a bot.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+use ginlab::botcheck::{CheckReport, check_bot};
+use ginlab::strategy::{BotSpec, DEFAULT_TIMEOUT_MS};
+
+use super::{Failure, write_stdout};
+
+#[derive(Debug, Args)]
+pub struct CheckBotArgs {
+    /// Milliseconds the bot has for each answer.
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    timeout_ms: u64,
+    /// JSON object sent to the bot in hello as `options`.
+    #[arg(long, value_name = "JSON")]
+    options: Option<String>,
+    /// Folder for the bot's stderr logs (default: a folder in the system's temp directory).
+    #[arg(long, value_name = "DIR")]
+    log_dir: Option<PathBuf>,
+    /// The bot's command and arguments, after `--`.
+    #[arg(required = true, last = true, value_name = "CMD")]
+    command: Vec<String>,
+}
+
+pub fn run(args: CheckBotArgs) -> Result<(), Failure> {
+    let mut spec = BotSpec::new(args.command);
+    spec.timeout_ms = args.timeout_ms;
+    spec.log_dir = args.log_dir;
+    if let Some(text) = &args.options {
+        spec.options = match serde_json::from_str(text) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => {
+                return Err(Failure::input(format!(
+                    "--options `{text}`: expected a JSON object, e.g. '{{\"depth\": 2}}'"
+                )));
+            }
+        };
+    }
+    // A program that does not exist is bad input, not a finding about a bot.
+    let program = &spec.command[0];
+    if program.contains('/') && !std::path::Path::new(program).exists() {
+        return Err(Failure::input(format!(
+            "check-bot: no such program `{program}`"
+        )));
+    }
+    let command = spec.command_line();
+    let log_dir = ginlab::strategy::Bot::new(spec.clone())
+        .log_dir()
+        .to_owned();
+    eprintln!("checking `{command}`");
+    let report = check_bot(spec, |name, outcome| match outcome {
+        Ok(decisions) => eprintln!("  ok    {name} ({decisions} decisions)"),
+        Err(_) => eprintln!("  FAIL  {name}"),
+    });
+    if let Some(v) = report.violations.first()
+        && v.scenario == "handshake"
+        && v.detail.starts_with("cannot start bot")
+    {
+        return Err(Failure::input(format!("check-bot: {}", v.detail)));
+    }
+    let text = render(&report, &command, &log_dir.display().to_string());
+    write_stdout(text.as_bytes())?;
+    if report.passed() {
+        Ok(())
+    } else {
+        Err(Failure::Run(anyhow::anyhow!(
+            "`{command}` is not compliant: {} violation(s)",
+            report.violations.len() + usize::from(report.quit_cleanly == Some(false))
+        )))
+    }
+}
+
+fn render(report: &CheckReport, command: &str, log_dir: &str) -> String {
+    let mut out = String::new();
+    let name = report.name.as_deref().unwrap_or("(no valid hello)");
+    writeln!(out, "bot        `{command}`, hello name \"{name}\"").unwrap();
+    writeln!(
+        out,
+        "scenarios  {} passed, {} failed",
+        report.played.len(),
+        report.violations.len()
+    )
+    .unwrap();
+    for v in &report.violations {
+        writeln!(out, "VIOLATION  in \"{}\":", v.scenario).unwrap();
+        for line in v.detail.lines() {
+            writeln!(out, "    {line}").unwrap();
+        }
+    }
+    let reached: Vec<String> = CheckReport::ALL_DECISIONS
+        .iter()
+        .map(|d| {
+            let mark = if report.decisions.contains(d) {
+                "yes"
+            } else {
+                "NOT REACHED"
+            };
+            format!("{d}: {mark}")
+        })
+        .collect();
+    writeln!(out, "decisions  {}", reached.join(", ")).unwrap();
+    let results: Vec<&str> = report.results.iter().map(String::as_str).collect();
+    writeln!(out, "results    {}", results.join(", ")).unwrap();
+    let quit = match report.quit_cleanly {
+        Some(true) => "exited by itself",
+        Some(false) => "VIOLATION: did not exit within a second (killed)",
+        None => "not checked (no process left running)",
+    };
+    writeln!(out, "quit       {quit}").unwrap();
+    writeln!(out, "logs       {log_dir}").unwrap();
+    writeln!(
+        out,
+        "verdict    {}",
+        if report.passed() {
+            "COMPLIANT"
+        } else {
+            "NOT COMPLIANT"
+        }
+    )
+    .unwrap();
+    out
+}
