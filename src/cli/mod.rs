@@ -4,6 +4,7 @@
 mod check_bot;
 mod head_to_head;
 mod job;
+mod play;
 mod progress;
 mod rules;
 mod run;
@@ -42,6 +43,16 @@ enum Command {
     Sweep(study::SweepArgs),
     /// One strategy in both seats across rule variants: how balanced each variant is.
     Balance(study::BalanceArgs),
+    /// Play a game to the target against a strategy, in the terminal.
+    ///
+    /// Your hand is shown sorted with melds in brackets and its deadwood; each
+    /// decision is a prompt with its legal answers, and a bad answer is
+    /// explained and asked again. The opponent's actions are told as they
+    /// happen; its cards show only at the showdown, which is explained with the
+    /// score. Exit code 0 at the end of the game or on `quit`, 2 if the input
+    /// ends first.
+    #[command(after_help = play::ANSWERS)]
+    Play(play::PlayArgs),
     /// Print a rule set's every knob as TOML (a preset, or a file plus overrides).
     Rules(rules::PrintRulesArgs),
     /// Check that a bot speaks the protocol of docs/PROTOCOL.md: `ginlab check-bot -- CMD...`.
@@ -60,6 +71,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Sweep(args) => study::sweep(args),
         Command::Balance(args) => study::balance(args),
         Command::CheckBot(args) => check_bot::run(args),
+        Command::Play(args) => play::run(args),
     }
 }
 
