@@ -6,6 +6,7 @@ to follow the game (``game_start``, ``hand_start``, ``event``, ``hand_end``,
 ``game_end``). ``run(bot, name)`` speaks the protocol on stdin/stdout.
 """
 
+import functools
 import itertools
 import json
 import sys
@@ -55,7 +56,11 @@ def melds(cards):
 
 def deadwood(cards):
     """The least deadwood of ``cards`` over all meld arrangements."""
-    cards = frozenset(cards)
+    return _deadwood(frozenset(cards))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _deadwood(cards):
     options = melds(cards)
     best = [sum(value(c) for c in cards)]
 

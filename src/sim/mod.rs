@@ -82,8 +82,15 @@ pub struct Plan {
     pub seed: u64,
 }
 
-/// Deals per parallel chunk (any value gives the same result).
+/// Most deals per parallel chunk (any value gives the same result).
 const CHUNK: u64 = 128;
+
+/// Deals per chunk for `deals` deals on `threads` threads: [`CHUNK`], or
+/// fewer so that a short run of a slow player (a bot, `mc`) still gives
+/// every thread several chunks.
+fn chunk_size(deals: u64, threads: usize) -> u64 {
+    (deals / (8 * threads.max(1) as u64)).clamp(1, CHUNK)
+}
 
 impl Plan {
     /// The number of deals: with duplicate deals, half the hands or games
@@ -170,10 +177,12 @@ impl Plan {
             .build()
             .expect("a thread pool");
         let done = AtomicU64::new(0);
-        let chunks = range.end.saturating_sub(range.start).div_ceil(CHUNK);
+        let deals = range.end.saturating_sub(range.start);
+        let chunk_len = chunk_size(deals, pool.current_num_threads());
+        let chunks = deals.div_ceil(chunk_len);
         let play_chunk = |chunk: u64| -> Result<Tallies, (u64, EngineError)> {
-            let start = range.start + chunk * CHUNK;
-            let end = (start + CHUNK).min(range.end);
+            let start = range.start + chunk * chunk_len;
+            let end = (start + chunk_len).min(range.end);
             let mut tallies = Tallies::default();
             for index in start..end {
                 self.play_deal(index, &mut tallies)
