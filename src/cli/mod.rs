@@ -4,6 +4,7 @@
 mod head_to_head;
 mod job;
 mod progress;
+mod replay;
 mod rules;
 mod run;
 mod showdown;
@@ -43,6 +44,8 @@ enum Command {
     Balance(study::BalanceArgs),
     /// Print a rule set's every knob as TOML (a preset, or a file plus overrides).
     Rules(rules::PrintRulesArgs),
+    /// Re-simulate game records (from --record), check every result, print transcripts.
+    Replay(replay::ReplayArgs),
 }
 
 /// Runs the parsed command line.
@@ -56,6 +59,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Merge(args) => run::merge(args),
         Command::Sweep(args) => study::sweep(args),
         Command::Balance(args) => study::balance(args),
+        Command::Replay(args) => replay::run(args),
     }
 }
 
