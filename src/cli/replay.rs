@@ -33,7 +33,7 @@ pub fn run(args: ReplayArgs) -> Result<(), Failure> {
     let file = File::open(&args.file)
         .map_err(|e| Failure::input(format!("reading record file {path}: {e}")))?;
     let mut out = io::stdout().lock();
-    let (mut lines, mut games, mut hands) = (0, 0, 0);
+    let (mut lines, mut games, mut hands) = (0u64, 0u64, 0u64);
     for line in BufReader::new(file).split(b'\n') {
         let line = line.map_err(|e| Failure::input(format!("reading record file {path}: {e}")))?;
         lines += 1;
@@ -49,7 +49,7 @@ pub fn run(args: ReplayArgs) -> Result<(), Failure> {
         }
         let replay = sim::replay(&text, lines).map_err(|e| at(e.to_string()))?;
         games += 1;
-        hands += replay.hands;
+        hands += replay.hands as u64;
         if !args.check {
             writeln!(out, "{}", replay.transcript)?;
         }
@@ -65,18 +65,31 @@ pub fn run(args: ReplayArgs) -> Result<(), Failure> {
         }
         Some(n) if games == 0 => {
             return Err(Failure::input(format!(
-                "--game {n}: {path} holds {lines} games (lines 1 to {lines})"
+                "--game {n}: {path} holds {} (lines 1 to {lines})",
+                count(lines, "game")
             )));
         }
         Some(n) => writeln!(
             out,
-            "replayed game {n} ({hands} hands) of {path}: every result matches the record"
+            "replayed game {n} ({}) of {path}: every result matches the record",
+            count(hands, "hand")
         )?,
         None => writeln!(
             out,
-            "replayed {games} games ({hands} hands) of {path}: every result matches the record"
+            "replayed {} ({}) of {path}: every result matches the record",
+            count(games, "game"),
+            count(hands, "hand")
         )?,
     }
     out.flush()?;
     Ok(())
+}
+
+/// `1 hand`, `2 hands`.
+fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }

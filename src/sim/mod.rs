@@ -9,6 +9,9 @@
 //! - Deals are split into chunks that rayon plays on any number of threads;
 //!   each chunk fills a [`Tallies`] of integers, and merging them is exact, so
 //!   the result is the same bytes for any thread count or shard split.
+//! - [`Plan::run_recorded`] also writes every game as a [`GameRecord`] line,
+//!   in deal order whatever the thread count; [`replay`] re-simulates a
+//!   record through the engine and checks it.
 
 mod record;
 mod tally;
