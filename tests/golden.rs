@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use ginlab::engine::{Strategy, hand_transcript, play_game};
+use ginlab::engine::{Strategy, game_summary, hand_heading, hand_transcript, play_game};
 use ginlab::rules::{PRESETS, Rules};
 use ginlab::sim::{Stream, seed_for};
 use ginlab::strategy::Profile;
@@ -25,33 +25,11 @@ fn game_text(preset: &str) -> String {
     let mut number = 0;
     let game = play_game(&rules, &mut players, &mut rng, |_, hand| {
         number += 1;
-        writeln!(
-            out,
-            "\nhand {number} · scores A {} B {}",
-            hand.scores()[0],
-            hand.scores()[1]
-        )
-        .unwrap();
+        writeln!(out, "\n{}", hand_heading(number, hand.scores())).unwrap();
         out.push_str(&hand_transcript(hand));
     })
     .unwrap();
-    let t = game.tally;
-    writeln!(
-        out,
-        "\ngame over: {} wins · hand points {}–{} · hands won {}–{} · extra boxes {}–{} · shutout {} · final {}–{} · margin {}",
-        game.winner,
-        t.points[0],
-        t.points[1],
-        t.hands_won[0],
-        t.hands_won[1],
-        t.extra_boxes[0],
-        t.extra_boxes[1],
-        game.shutout,
-        game.final_scores[0],
-        game.final_scores[1],
-        game.margin
-    )
-    .unwrap();
+    writeln!(out, "\n{}", game_summary(&game)).unwrap();
     out
 }
 

@@ -8,10 +8,10 @@ use std::time::Instant;
 use clap::Args;
 use ginlab::engine::{Deck, Seat};
 use ginlab::report::{Manifest, VariantRules};
-use ginlab::sim::{Plan, Tallies, Work};
+use ginlab::sim::{Labels, Plan, Tallies, Work};
 use ginlab::stats::{Sprt, SprtDecision, Z95, elo_interval, wilson};
 
-use super::job::{self, Row, Shard};
+use super::job::{self, Recorder, Row, Shard};
 use super::rules::RulesArgs;
 use super::strategies::resolve;
 use super::{Failure, progress, write_stdout};
@@ -68,6 +68,13 @@ pub struct MatchArgs {
     /// With --out, the files cover the deals played.
     #[arg(long, value_name = "SPEC", conflicts_with_all = ["shard", "resume"])]
     sprt: Option<Sprt>,
+    /// Also write every game (every hand with --hands or --decks) as one
+    /// JSON line to FILE: seed, rules, players, each hand's deck, actions
+    /// and result, and the game result. Lines are in deal order, the same
+    /// bytes for any --threads; the file appears whole at the end of the
+    /// run. Check and read it with `ginlab replay FILE`.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "resume"])]
+    record: Option<PathBuf>,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -128,6 +135,10 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         seed,
     };
     let variant = variant_name(&args.rules);
+    let labels = Labels {
+        variant: variant.clone(),
+        names: names.clone(),
+    };
     let start = Instant::now();
     let mut sprt_line = None;
     let tallies = match (&args.out, args.sprt) {
@@ -138,22 +149,26 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
                 players: names.clone(),
                 plan,
             }];
-            let shard = args.shard.unwrap_or(Shard::ALL);
-            let mut tallies = job::play(
-                &rows,
-                shard,
-                dir,
-                args.resume,
-                args.threads,
-                args.quiet,
-                &manifest,
-            )?;
+            let options = job::Options {
+                shard: args.shard.unwrap_or(Shard::ALL),
+                resume: args.resume,
+                threads: args.threads,
+                quiet: args.quiet,
+                record: args.record.clone(),
+            };
+            let mut tallies = job::play(&rows, dir, &manifest, &options)?;
             let [row] = rows;
             plan = row.plan;
             tallies.remove(0)
         }
         (out, Some(sprt)) => {
-            let (tallies, decision, played) = run_sprt(&plan, &sprt, args.threads, args.quiet)?;
+            let mut recorder = args.record.as_deref().map(Recorder::create).transpose()?;
+            let record = recorder.as_mut().map(|r| (r, &labels));
+            let (tallies, decision, played) =
+                run_sprt(&plan, &sprt, args.threads, args.quiet, record)?;
+            if let Some(recorder) = recorder {
+                recorder.commit()?;
+            }
             sprt_line = Some(sprt_report(&sprt, &tallies, decision));
             if let Some(dir) = out {
                 let manifest = manifest(&variant, &plan, &names, &args);
@@ -168,13 +183,19 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
             tallies
         }
         (None, None) => {
+            let mut recorder = args.record.as_deref().map(Recorder::create).transpose()?;
             let bar = progress::bar(plan.deals(), args.quiet);
-            let tallies = plan
-                .run(0..plan.deals(), args.threads, &|done| {
-                    bar.set_position(done)
-                })
-                .map_err(|e| Failure::Run(e.into()))?;
+            let tallies = job::play_deals(
+                &plan,
+                0..plan.deals(),
+                args.threads,
+                &|done| bar.set_position(done),
+                recorder.as_mut().map(|r| (r, &labels)),
+            )?;
             bar.finish_and_clear();
+            if let Some(recorder) = recorder {
+                recorder.commit()?;
+            }
             tallies
         }
     };
@@ -220,6 +241,7 @@ fn run_sprt(
     sprt: &Sprt,
     threads: usize,
     quiet: bool,
+    mut record: Option<(&mut Recorder, &Labels)>,
 ) -> Result<(Tallies, SprtDecision, u64), Failure> {
     let bar = progress::bar(plan.deals(), quiet);
     let mut tallies = Tallies::default();
@@ -228,11 +250,13 @@ fn run_sprt(
     while next < plan.deals() && decision == SprtDecision::Continue {
         let block = next..(next + SPRT_BLOCK).min(plan.deals());
         let offset = next;
-        let part = plan
-            .run(block.clone(), threads, &|done| {
-                bar.set_position(offset + done)
-            })
-            .map_err(|e| Failure::Run(e.into()))?;
+        let part = job::play_deals(
+            plan,
+            block.clone(),
+            threads,
+            &|done| bar.set_position(offset + done),
+            record.as_mut().map(|(r, labels)| (&mut **r, *labels)),
+        )?;
         tallies.merge(&part);
         next = block.end;
         decision = sprt.decide(sprt.llr(&tallies.unit_scores, tallies.unit_size));

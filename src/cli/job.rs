@@ -18,9 +18,10 @@ use std::path::{Path, PathBuf};
 
 use ginlab::report::chart::histogram;
 use ginlab::report::{
-    DistributionRow, Manifest, SummaryRow, distribution_rows, write_atomic, write_result_dir,
+    AtomicFile, DistributionRow, Manifest, SummaryRow, distribution_rows, write_atomic,
+    write_result_dir,
 };
-use ginlab::sim::{Plan, Tallies};
+use ginlab::sim::{Labels, Plan, RunError, Tallies};
 use serde::{Deserialize, Serialize};
 
 use super::{Failure, progress};
@@ -133,17 +134,100 @@ fn write_state(path: &Path, state: &State) -> Result<(), Failure> {
 /// Deals per checkpoint block (the result does not depend on it).
 const BLOCK: u64 = 1 << 14;
 
-/// Plays `rows` (this `shard` of them) into `dir`, resuming from its
-/// checkpoint if asked; returns each row's tallies.
+/// How a job plays its rows.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The slice of every row's deals to play.
+    pub shard: Shard,
+    /// Continue from the checkpoint.
+    pub resume: bool,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Write every game's record to this file (whole, once all rows are
+    /// played; not with `resume`, whose earlier games are not replayed).
+    pub record: Option<PathBuf>,
+}
+
+/// A game-record file being written: the lines go to a temporary file that
+/// [`Recorder::commit`] puts in place whole.
+pub struct Recorder {
+    path: PathBuf,
+    file: AtomicFile,
+}
+
+impl Recorder {
+    /// Starts the record file `path` (a path that cannot be written is bad
+    /// input, found before anything is played).
+    pub fn create(path: &Path) -> Result<Recorder, Failure> {
+        let file = AtomicFile::create(path).map_err(|e| {
+            Failure::input(format!("--record {}: cannot write it: {e}", path.display()))
+        })?;
+        Ok(Recorder {
+            path: path.to_owned(),
+            file,
+        })
+    }
+
+    /// Puts the finished file in place.
+    pub fn commit(self) -> Result<(), Failure> {
+        let path = self.path;
+        self.file
+            .commit()
+            .map_err(|e| Failure::Run(anyhow::anyhow!("writing {}: {e}", path.display())))
+    }
+}
+
+/// Plays `range` of `plan`'s deals; with `record`, also writes their game
+/// records (labelled with the row's variant and player names) in deal order.
+pub fn play_deals(
+    plan: &Plan,
+    range: Range<u64>,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    record: Option<(&mut Recorder, &Labels)>,
+) -> Result<Tallies, Failure> {
+    match record {
+        None => plan
+            .run(range, threads, progress)
+            .map_err(|e| Failure::Run(e.into())),
+        Some((recorder, labels)) => plan
+            .run_recorded(range, threads, progress, labels, &mut recorder.file)
+            .map_err(|e| match e {
+                RunError::Write(e) => {
+                    Failure::Run(anyhow::anyhow!("writing {}: {e}", recorder.path.display()))
+                }
+                RunError::Engine(e) => Failure::Run(e.into()),
+            }),
+    }
+}
+
+impl Row {
+    /// What this row's game records are labelled with.
+    pub fn labels(&self) -> Labels {
+        Labels {
+            variant: self.variant.clone(),
+            names: self.players.clone(),
+        }
+    }
+}
+
+/// Plays `rows` (the `options.shard` slice of them) into `dir`, resuming
+/// from its checkpoint if asked; returns each row's tallies.
 pub fn play(
     rows: &[Row],
-    shard: Shard,
     dir: &Path,
-    resume: bool,
-    threads: usize,
-    quiet: bool,
     manifest: &Manifest,
+    options: &Options,
 ) -> Result<Vec<Tallies>, Failure> {
+    let Options {
+        shard,
+        resume,
+        threads,
+        quiet,
+        ..
+    } = *options;
     if dir.exists() && !dir.is_dir() {
         return Err(Failure::input(format!(
             "{}: exists and is not a directory",
@@ -198,9 +282,15 @@ pub fn play(
         .flat_map(|r| &r.covered)
         .map(|c| c.end - c.start)
         .sum();
+    let mut recorder = options
+        .record
+        .as_deref()
+        .map(Recorder::create)
+        .transpose()?;
     let bar = progress::bar(total, quiet);
     bar.set_position(done_before);
     for (i, row) in rows.iter().enumerate() {
+        let labels = row.labels();
         bar.set_prefix(format!(
             "{} {} v {}",
             row.variant, row.players[0], row.players[1]
@@ -212,12 +302,13 @@ pub fn play(
         while next < slices[i].end {
             let block = next..(next + BLOCK).min(slices[i].end);
             let offset = bar.position();
-            let tallies = row
-                .plan
-                .run(block.clone(), threads, &|done| {
-                    bar.set_position(offset + done)
-                })
-                .map_err(|e| Failure::Run(e.into()))?;
+            let tallies = play_deals(
+                &row.plan,
+                block.clone(),
+                threads,
+                &|done| bar.set_position(offset + done),
+                recorder.as_mut().map(|r| (r, &labels)),
+            )?;
             let saved = &mut state.rows[i];
             saved.tallies.merge(&tallies);
             match saved.covered.last_mut() {
@@ -229,6 +320,9 @@ pub fn play(
         }
     }
     bar.finish_and_clear();
+    if let Some(recorder) = recorder {
+        recorder.commit()?;
+    }
     finish(&state, dir, &manifest.to_toml())?;
     if checkpoint.exists() {
         std::fs::remove_file(&checkpoint)

@@ -6,6 +6,7 @@ mod head_to_head;
 mod job;
 mod play;
 mod progress;
+mod replay;
 mod rules;
 mod run;
 mod showdown;
@@ -57,6 +58,8 @@ enum Command {
     Rules(rules::PrintRulesArgs),
     /// Check that a bot speaks the protocol of docs/PROTOCOL.md: `ginlab check-bot -- CMD...`.
     CheckBot(check_bot::CheckBotArgs),
+    /// Re-simulate game records (from --record), check every result, print transcripts.
+    Replay(replay::ReplayArgs),
 }
 
 /// Runs the parsed command line.
@@ -72,6 +75,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Balance(args) => study::balance(args),
         Command::CheckBot(args) => check_bot::run(args),
         Command::Play(args) => play::run(args),
+        Command::Replay(args) => replay::run(args),
     }
 }
 

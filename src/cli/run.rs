@@ -36,6 +36,24 @@ pub struct RunArgs {
     /// Continue an interrupted run from the checkpoint in the output folder.
     #[arg(long)]
     resume: bool,
+    /// Also write every game (every hand when playing hands) as one JSON
+    /// line to FILE, rows in spec order, deals in order; replay it with
+    /// `ginlab replay`. The file appears whole at the end of the run.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "resume"])]
+    record: Option<PathBuf>,
+}
+
+impl RunArgs {
+    /// How the job runs, from the flags.
+    fn options(&self) -> job::Options {
+        job::Options {
+            shard: self.shard.unwrap_or(Shard::ALL),
+            resume: self.resume,
+            threads: self.threads,
+            quiet: self.quiet,
+            record: self.record.clone(),
+        }
+    }
 }
 
 pub fn run(args: RunArgs) -> Result<(), Failure> {
@@ -113,16 +131,7 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
         experiment: Some(text),
     };
     let start = Instant::now();
-    let shard = args.shard.unwrap_or(Shard::ALL);
-    let tallies = job::play(
-        &rows,
-        shard,
-        &dir,
-        args.resume,
-        args.threads,
-        args.quiet,
-        &manifest,
-    )?;
+    let tallies = job::play(&rows, &dir, &manifest, &args.options())?;
     let seconds = start.elapsed().as_secs_f64();
     let summary: Vec<SummaryRow> = rows
         .iter()
@@ -234,6 +243,7 @@ fn run_study(args: &RunArgs, experiment: Experiment, text: String) -> Result<(),
         shard: args.shard.unwrap_or(Shard::ALL),
         resume: args.resume,
         quiet: args.quiet,
+        record: args.record.clone(),
         spec: Some(text),
     };
     match experiment.study {

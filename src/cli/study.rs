@@ -69,6 +69,8 @@ pub struct StudyConfig {
     pub shard: Shard,
     pub resume: bool,
     pub quiet: bool,
+    /// Where to write the game records, if anywhere.
+    pub record: Option<PathBuf>,
     /// The experiment spec, when run from one.
     pub spec: Option<String>,
 }
@@ -85,6 +87,7 @@ impl StudyArgs {
             shard: self.shard.unwrap_or(Shard::ALL),
             resume: self.resume,
             quiet: self.quiet,
+            record: None,
             spec: None,
         })
     }
@@ -151,17 +154,17 @@ impl StudyConfig {
         }
     }
 
-    /// Plays `rows` into `dir` with this config's shard, resume and threads.
+    /// Plays `rows` into `dir` with this config's shard, resume, threads
+    /// and record file.
     fn play(&self, rows: &[Row], dir: &Path, manifest: &Manifest) -> Result<Vec<Tallies>, Failure> {
-        job::play(
-            rows,
-            self.shard,
-            dir,
-            self.resume,
-            self.threads,
-            self.quiet,
-            manifest,
-        )
+        let options = job::Options {
+            shard: self.shard,
+            resume: self.resume,
+            threads: self.threads,
+            quiet: self.quiet,
+            record: self.record.clone(),
+        };
+        job::play(rows, dir, manifest, &options)
     }
 
     fn plan(&self, rules: &Rules, a: Profile, b: Profile) -> Plan {

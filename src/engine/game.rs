@@ -118,6 +118,28 @@ impl Tally {
             .find(|s| self.points[s.index()] >= rules.game_target)
     }
 
+    /// The result of a game won by `winner` after `hands` hands, the first
+    /// dealt by `first_dealer`: [`Tally::finish`] with the facts around it.
+    #[must_use]
+    pub fn result(
+        &self,
+        rules: &Rules,
+        winner: Seat,
+        hands: u32,
+        first_dealer: Seat,
+    ) -> GameResult {
+        let (final_scores, shutout, margin) = self.finish(rules, winner);
+        GameResult {
+            tally: *self,
+            winner,
+            shutout,
+            final_scores,
+            margin,
+            hands,
+            first_dealer,
+        }
+    }
+
     /// Prices the end of the game won by `winner`: game bonus, box bonuses,
     /// shutout.
     #[must_use]
@@ -166,7 +188,24 @@ pub fn play_game(
     rules: &Rules,
     players: &mut [&mut dyn Strategy; 2],
     rng: &mut Pcg64Mcg,
+    on_hand: impl FnMut(&HandRecord, &Hand<'_>),
+) -> Result<GameResult, EngineError> {
+    play_game_traced(rules, players, rng, on_hand, |_| {})
+}
+
+/// [`play_game`], and when a hand stops with an error (a forfeit or an
+/// illegal action) `on_stop` sees that unfinished hand first, with its deck
+/// and the actions applied before the error. Game records use it to keep
+/// the hand a player forfeited.
+///
+/// # Errors
+/// As [`play_game`].
+pub fn play_game_traced(
+    rules: &Rules,
+    players: &mut [&mut dyn Strategy; 2],
+    rng: &mut Pcg64Mcg,
     mut on_hand: impl FnMut(&HandRecord, &Hand<'_>),
+    on_stop: impl FnOnce(&Hand<'_>),
 ) -> Result<GameResult, EngineError> {
     let first_dealer = Seat::ALL[below(rng, 2) as usize];
     let mut dealer = first_dealer;
@@ -174,7 +213,13 @@ pub fn play_game(
     for hands in 1..=MAX_HANDS {
         let deck = Deck::shuffled(rng);
         let mut hand = Hand::new(rules, &deck, dealer, tally.points)?;
-        let outcome = play_hand(&mut hand, players)?;
+        let outcome = match play_hand(&mut hand, players) {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                on_stop(&hand);
+                return Err(e);
+            }
+        };
         let record = HandRecord {
             dealer,
             upcard: hand.upcard(),
@@ -184,16 +229,7 @@ pub fn play_game(
         on_hand(&record, &hand);
         tally.record(rules, &outcome, hand.upcard());
         if let Some(winner) = tally.leader(rules) {
-            let (final_scores, shutout, margin) = tally.finish(rules, winner);
-            let result = GameResult {
-                tally,
-                winner,
-                shutout,
-                final_scores,
-                margin,
-                hands,
-                first_dealer,
-            };
+            let result = tally.result(rules, winner, hands, first_dealer);
             for seat in Seat::ALL {
                 players[seat.index()].end_game(seat, &result);
             }

@@ -13,7 +13,9 @@ mod view;
 
 pub(crate) use deck::below;
 pub use deck::{Deck, DeckError};
-pub use game::{GameResult, HandRecord, MAX_HANDS, Tally, next_dealer, play_game};
+pub use game::{
+    GameResult, HandRecord, MAX_HANDS, Tally, next_dealer, play_game, play_game_traced,
+};
 pub use hand::{
     Action, Hand, HandOutcome, IllegalAction, VoidReason, WorldError, last_discard_knocks,
 };
@@ -26,5 +28,5 @@ pub use player::{
     play_hand_inspected, turn_end,
 };
 pub use score::{HandEnd, HandScore, Side, score_showdown};
-pub use transcript::hand_transcript;
+pub use transcript::{game_summary, hand_heading, hand_transcript};
 pub use view::{DrawSource, Event, Phase, PlayerView, Seat, TurnEnd};

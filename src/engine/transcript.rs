@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use crate::meld::Arrangement;
 
+use super::game::GameResult;
 use super::hand::{Action, Hand, HandOutcome, VoidReason};
 use super::view::{DrawSource, Seat, TurnEnd};
 
@@ -111,4 +112,33 @@ pub fn hand_transcript(hand: &Hand<'_>) -> String {
         "the replay ends as the hand did"
     );
     out
+}
+
+/// The line that introduces hand `number` (from 1) of a game: the scores
+/// before it, by seat.
+#[must_use]
+pub fn hand_heading(number: u32, scores: [u32; 2]) -> String {
+    format!("hand {number} · scores A {} B {}", scores[0], scores[1])
+}
+
+/// The closing line of a game: the winner, the score sheet (hand points,
+/// hands won, Oklahoma's extra boxes), the shutout, the final scores with
+/// every bonus, and the margin.
+#[must_use]
+pub fn game_summary(game: &GameResult) -> String {
+    let t = &game.tally;
+    format!(
+        "game over: {} wins · hand points {}–{} · hands won {}–{} · extra boxes {}–{} · shutout {} · final {}–{} · margin {}",
+        game.winner,
+        t.points[0],
+        t.points[1],
+        t.hands_won[0],
+        t.hands_won[1],
+        t.extra_boxes[0],
+        t.extra_boxes[1],
+        game.shutout,
+        game.final_scores[0],
+        game.final_scores[1],
+        game.margin
+    )
 }

@@ -358,6 +358,12 @@ fn arrangement(arr: &Arrangement) -> Value {
 /// bot's view at the end (its scores are those before the hand).
 #[must_use]
 pub fn hand_end(view: &PlayerView<'_>, outcome: &HandOutcome) -> String {
+    hand_end_value(view, outcome).to_string()
+}
+
+/// [`hand_end`] as a JSON value (game records embed it).
+#[must_use]
+pub fn hand_end_value(view: &PlayerView<'_>, outcome: &HandOutcome) -> Value {
     let mut scores = [view.scores[0], view.scores[1]];
     let mut message = json!({ "type": "hand_end" });
     match outcome {
@@ -389,12 +395,18 @@ pub fn hand_end(view: &PlayerView<'_>, outcome: &HandOutcome) -> String {
         }
     }
     message["scores"] = scores_by_seat(view.seat, scores);
-    message.to_string()
+    message
 }
 
 /// `game_end` after a game played to the target.
 #[must_use]
 pub fn game_end(result: &GameResult) -> String {
+    game_end_value(result).to_string()
+}
+
+/// [`game_end`] as a JSON value (game records embed it).
+#[must_use]
+pub fn game_end_value(result: &GameResult) -> Value {
     json!({
         "type": "game_end",
         "complete": true,
@@ -403,14 +415,19 @@ pub fn game_end(result: &GameResult) -> String {
         "shutout": result.shutout,
         "hands": result.hands,
     })
-    .to_string()
 }
 
 /// `game_end` for a game that stopped before its target: ginlab played a
 /// single hand, or a player forfeited.
 #[must_use]
 pub fn game_stopped() -> String {
-    json!({ "type": "game_end", "complete": false }).to_string()
+    game_stopped_value().to_string()
+}
+
+/// [`game_stopped`] as a JSON value (game records embed it).
+#[must_use]
+pub fn game_stopped_value() -> Value {
+    json!({ "type": "game_end", "complete": false })
 }
 
 /// `quit`: the bot should exit.

@@ -9,8 +9,9 @@
 
 pub mod chart;
 
-use std::io::Write as _;
-use std::path::Path;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -280,21 +281,84 @@ pub fn csv_bytes<R: Serialize>(rows: &[R]) -> Result<Vec<u8>, csv::Error> {
 /// # Errors
 /// Any I/O error; the target is then untouched.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or("out".into(), |n| n.to_string_lossy().into_owned());
-    let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
+}
+
+/// A file written in pieces but put in place whole: the bytes go to a
+/// temporary file beside the target (`.NAME.tmp-PID`), which
+/// [`AtomicFile::commit`] syncs and renames over the target. Dropped
+/// without a commit (an error), it removes the temporary file; a process
+/// killed while writing leaves it behind and the target untouched.
+#[derive(Debug)]
+pub struct AtomicFile {
+    path: PathBuf,
+    temp: PathBuf,
+    file: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Starts writing `path` (created or replaced at the commit).
+    ///
+    /// # Errors
+    /// The temporary file cannot be created.
+    pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let name = path
+            .file_name()
+            .map_or("out".into(), |n| n.to_string_lossy().into_owned());
+        let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+        let file = BufWriter::new(File::create(&temp)?);
+        Ok(AtomicFile {
+            path: path.to_owned(),
+            temp,
+            file: Some(file),
+        })
     }
-    result
+
+    /// Flushes, syncs and renames the file into place.
+    ///
+    /// # Errors
+    /// Any I/O error; the target is then untouched and the temporary file removed.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        let file = self.file.take().expect("a file not yet committed");
+        let file = file
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&self.temp, &self.path)
+    }
+
+    fn writer(&mut self) -> &mut BufWriter<File> {
+        self.file.as_mut().expect("a file not yet committed")
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.writer().write(bytes)
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.writer().write_all(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.writer().flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        // Still open, or committed with a failed rename: the temporary file
+        // must not stay behind. After a successful rename it is gone.
+        drop(self.file.take());
+        if self.temp.exists() {
+            let _ = std::fs::remove_file(&self.temp);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -9,9 +9,14 @@
 //! - Deals are split into chunks that rayon plays on any number of threads;
 //!   each chunk fills a [`Tallies`] of integers, and merging them is exact, so
 //!   the result is the same bytes for any thread count or shard split.
+//! - [`Plan::run_recorded`] also writes every game as a [`GameRecord`] line,
+//!   in deal order whatever the thread count; [`replay`] re-simulates a
+//!   record through the engine and checks it.
 
+mod record;
 mod tally;
 
+use std::io::Write;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -19,10 +24,17 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
-use crate::engine::{Deck, EngineError, Hand, HandRecord, Seat, Strategy, play_game, play_hand};
+use crate::engine::{
+    Deck, EngineError, Hand, HandRecord, Seat, Strategy, play_game_traced, play_hand,
+};
 use crate::rules::Rules;
 use crate::strategy::Profile;
 
+use record::Header;
+pub use record::{
+    Forfeit, GameRecord, Labels, Mode, Player, RecordedHand, Replay, ReplayError, Seats,
+    VERSION as RECORD_VERSION, replay,
+};
 pub use tally::Tallies;
 
 /// SplitMix64's finaliser: a bijective mix of 64 bits.
@@ -109,6 +121,17 @@ impl Plan {
     /// # Errors
     /// An illegal action or inconsistent rules.
     pub fn play_deal(&self, index: u64, tallies: &mut Tallies) -> Result<(), EngineError> {
+        self.play_deal_recorded(index, tallies, None)
+    }
+
+    /// [`Plan::play_deal`], appending each game's record line to `record`'s
+    /// buffer if given (the unswapped game first).
+    fn play_deal_recorded(
+        &self,
+        index: u64,
+        tallies: &mut Tallies,
+        mut record: Option<(&Header, &mut Vec<u8>)>,
+    ) -> Result<(), EngineError> {
         let swaps: &[bool] = if self.duplicate {
             &[false, true]
         } else {
@@ -116,49 +139,100 @@ impl Plan {
         };
         let mut unit = 0;
         for &swapped in swaps {
-            let a = self.profiles[0].build(seed_for(self.seed, index, Stream::SeatA));
-            let b = self.profiles[1].build(seed_for(self.seed, index, Stream::SeatB));
-            let (a_seat, mut seats) = if swapped {
-                (Seat::B, [b, a])
-            } else {
-                (Seat::A, [a, b])
-            };
-            let [first, second] = &mut seats;
-            let mut players: [&mut dyn Strategy; 2] = [first.as_mut(), second.as_mut()];
-            let mut rng = Pcg64Mcg::seed_from_u64(seed_for(self.seed, index, Stream::Deal));
-            let played = match &self.work {
-                Work::Games(_) => play_game(&self.rules, &mut players, &mut rng, |record, _| {
-                    tallies.add_hand(record, a_seat);
-                })
-                .map(|game| tallies.add_game(&game, a_seat)),
-                Work::Hands(_) | Work::Decks { .. } => {
-                    let (deck, dealer) = match &self.work {
-                        Work::Decks { decks, dealer } => (decks[index as usize].clone(), *dealer),
-                        _ => (Deck::shuffled(&mut rng), Seat::ALL[(index % 2) as usize]),
-                    };
-                    let mut hand = Hand::new(&self.rules, &deck, dealer, [0, 0])?;
-                    play_hand(&mut hand, &mut players).map(|outcome| {
-                        let record = HandRecord {
-                            dealer,
-                            upcard: hand.upcard(),
-                            turns: hand.turns(),
-                            outcome,
-                        };
-                        tallies.add_hand(&record, a_seat)
-                    })
-                }
-            };
-            unit += match played {
-                Ok(half_points) => half_points,
-                Err(EngineError::Forfeit { seat, .. }) => {
-                    let game = matches!(self.work, Work::Games(_));
-                    tallies.add_forfeit(seat, a_seat, game)
-                }
-                Err(e) => return Err(e),
-            };
+            let mut game = record
+                .as_ref()
+                .map(|(header, _)| GameRecord::start(header, index, swapped));
+            unit += self.play_game_of_deal(index, swapped, tallies, game.as_mut())?;
+            if let (Some(game), Some((_, lines))) = (game, record.as_mut()) {
+                game.write_line(lines);
+            }
         }
         tallies.add_unit(unit, swaps.len() as u64);
         Ok(())
+    }
+
+    /// Plays the game (or hand) of deal `index` with the seats `swapped` or
+    /// not into `tallies`, and into `record` if given; returns A's half
+    /// points.
+    fn play_game_of_deal(
+        &self,
+        index: u64,
+        swapped: bool,
+        tallies: &mut Tallies,
+        mut record: Option<&mut GameRecord>,
+    ) -> Result<i64, EngineError> {
+        let a = self.profiles[0].build(seed_for(self.seed, index, Stream::SeatA));
+        let b = self.profiles[1].build(seed_for(self.seed, index, Stream::SeatB));
+        let (a_seat, mut seats) = if swapped {
+            (Seat::B, [b, a])
+        } else {
+            (Seat::A, [a, b])
+        };
+        let [first, second] = &mut seats;
+        let mut players: [&mut dyn Strategy; 2] = [first.as_mut(), second.as_mut()];
+        let mut rng = Pcg64Mcg::seed_from_u64(seed_for(self.seed, index, Stream::Deal));
+        let recording = record.is_some();
+        let mut stopped = None;
+        let played = match &self.work {
+            Work::Games(_) => play_game_traced(
+                &self.rules,
+                &mut players,
+                &mut rng,
+                |hand_record, hand| {
+                    if let Some(record) = record.as_deref_mut() {
+                        record.hands.push(RecordedHand::of(hand));
+                    }
+                    tallies.add_hand(hand_record, a_seat);
+                },
+                |hand| {
+                    if recording {
+                        stopped = Some(RecordedHand::of(hand));
+                    }
+                },
+            )
+            .map(|game| {
+                if let Some(record) = record.as_deref_mut() {
+                    record.end = crate::protocol::game_end_value(&game);
+                }
+                tallies.add_game(&game, a_seat)
+            }),
+            Work::Hands(_) | Work::Decks { .. } => {
+                let (deck, dealer) = match &self.work {
+                    Work::Decks { decks, dealer } => (decks[index as usize].clone(), *dealer),
+                    _ => (Deck::shuffled(&mut rng), Seat::ALL[(index % 2) as usize]),
+                };
+                let mut hand = Hand::new(&self.rules, &deck, dealer, [0, 0])?;
+                let played = play_hand(&mut hand, &mut players);
+                if let Some(record) = record.as_deref_mut() {
+                    record.hands.push(RecordedHand::of(&hand));
+                }
+                played.map(|outcome| {
+                    let hand_record = HandRecord {
+                        dealer,
+                        upcard: hand.upcard(),
+                        turns: hand.turns(),
+                        outcome,
+                    };
+                    tallies.add_hand(&hand_record, a_seat)
+                })
+            }
+        };
+        match played {
+            Ok(half_points) => Ok(half_points),
+            Err(EngineError::Forfeit { seat, name, reason }) => {
+                if let Some(record) = record {
+                    record.hands.extend(stopped);
+                    record.forfeit = Some(Forfeit {
+                        seat: seat.to_string(),
+                        name,
+                        reason,
+                    });
+                }
+                let game = matches!(self.work, Work::Games(_));
+                Ok(tallies.add_forfeit(seat, a_seat, game))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Plays deals `range` on `threads` threads (0: one per core), calling
@@ -172,40 +246,123 @@ impl Plan {
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Tallies, EngineError> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool");
+        let pool = pool(threads);
         let done = AtomicU64::new(0);
         let deals = range.end.saturating_sub(range.start);
         let chunk_len = chunk_size(deals, pool.current_num_threads());
         let chunks = deals.div_ceil(chunk_len);
-        let play_chunk = |chunk: u64| -> Result<Tallies, (u64, EngineError)> {
-            let start = range.start + chunk * chunk_len;
-            let end = (start + chunk_len).min(range.end);
-            let mut tallies = Tallies::default();
-            for index in start..end {
-                self.play_deal(index, &mut tallies)
-                    .map_err(|e| (index, e))?;
-            }
-            progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
-            Ok(tallies)
-        };
         // Merging is exact, so the reduction order does not matter; of two
         // errors the lower deal index wins, so the error is deterministic too.
         pool.install(|| {
-            (0..chunks).into_par_iter().map(play_chunk).reduce(
-                || Ok(Tallies::default()),
-                |x, y| match (x, y) {
-                    (Ok(mut x), Ok(y)) => {
-                        x.merge(&y);
-                        Ok(x)
-                    }
-                    (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
-                    (Err(e), Err(f)) => Err(if e.0 <= f.0 { e } else { f }),
-                },
-            )
+            (0..chunks)
+                .into_par_iter()
+                .map(|chunk| {
+                    self.play_chunk(&range, chunk * chunk_len, chunk_len, None, &done, progress)
+                        .map(|(tallies, _)| tallies)
+                })
+                .reduce(
+                    || Ok(Tallies::default()),
+                    |x, y| match (x, y) {
+                        (Ok(mut x), Ok(y)) => {
+                            x.merge(&y);
+                            Ok(x)
+                        }
+                        (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+                        (Err(e), Err(f)) => Err(if e.0 <= f.0 { e } else { f }),
+                    },
+                )
         })
         .map_err(|(_, e)| e)
     }
+
+    /// [`Plan::run`], also writing one [record](GameRecord) line per game
+    /// (per hand when playing hands) to `out`, in deal order (the
+    /// unswapped game of a deal first), so the bytes do not depend on
+    /// `threads`. Chunks are played a window at a time (four per thread)
+    /// and their lines written in order, so memory holds at most one
+    /// window's records.
+    ///
+    /// # Errors
+    /// As [`Plan::run`], or a failure to write `out` (lines of the chunks
+    /// before the failing one are written by then).
+    pub fn run_recorded(
+        &self,
+        range: Range<u64>,
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+        labels: &Labels,
+        out: &mut dyn Write,
+    ) -> Result<Tallies, RunError> {
+        let header = Header::new(self, labels);
+        let pool = pool(threads);
+        let done = AtomicU64::new(0);
+        let deals = range.end.saturating_sub(range.start);
+        let chunk_len = chunk_size(deals, pool.current_num_threads());
+        let chunks = deals.div_ceil(chunk_len);
+        let window = 4 * pool.current_num_threads() as u64;
+        let mut tallies = Tallies::default();
+        let mut first = 0;
+        while first < chunks {
+            let last = (first + window).min(chunks);
+            let parts: Vec<_> = pool.install(|| {
+                (first..last)
+                    .into_par_iter()
+                    .map(|chunk| {
+                        let first = chunk * chunk_len;
+                        self.play_chunk(&range, first, chunk_len, Some(&header), &done, progress)
+                    })
+                    .collect()
+            });
+            for part in parts {
+                let (part, lines) = part.map_err(|(_, e)| e)?;
+                tallies.merge(&part);
+                out.write_all(&lines)?;
+            }
+            first = last;
+        }
+        Ok(tallies)
+    }
+
+    /// Plays the `len` deals from `offset` in `range` (recording its games' lines if given
+    /// a header) and reports progress; an error comes with its deal index.
+    fn play_chunk(
+        &self,
+        range: &Range<u64>,
+        offset: u64,
+        len: u64,
+        header: Option<&Header>,
+        done: &AtomicU64,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(Tallies, Vec<u8>), (u64, EngineError)> {
+        let start = range.start + offset;
+        let end = (start + len).min(range.end);
+        let mut tallies = Tallies::default();
+        let mut lines = Vec::new();
+        for index in start..end {
+            let record = header.map(|h| (h, &mut lines));
+            self.play_deal_recorded(index, &mut tallies, record)
+                .map_err(|e| (index, e))?;
+        }
+        progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
+        Ok((tallies, lines))
+    }
+}
+
+/// A pool of `threads` threads (0: one per core).
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}
+
+/// Why a recorded run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Playing failed (see [`Plan::run`]).
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The records could not be written.
+    #[error("writing the game records: {0}")]
+    Write(#[from] std::io::Error),
 }

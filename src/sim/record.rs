@@ -1,0 +1,447 @@
+//! Game records: one JSON line per game (per hand when playing hands) with
+//! everything needed to replay it through the engine on any machine, and
+//! [`replay`], which does so and checks every recorded result.
+//!
+//! A record speaks the bot protocol's language (`docs/PROTOCOL.md`): the
+//! rules are its knob table, actions are its move texts, and hand and game
+//! results are its `hand_end` and `game_end` messages. The format is in
+//! `docs/RECORDS.md`.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::engine::{
+    Deck, Hand, HandOutcome, Seat, Tally, game_summary, hand_heading, hand_transcript, next_dealer,
+};
+use crate::protocol::{self, Move};
+
+use super::{Plan, Work};
+
+/// The record format version this build writes and reads.
+pub const VERSION: u64 = 1;
+
+/// How the recorded run played: whole games, or single hands dealt from
+/// the seed or from a deck file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Whole games to the target.
+    Games,
+    /// Single hands from the seed, scores 0–0.
+    Hands,
+    /// Single hands from given deck orders, scores 0–0.
+    Decks,
+}
+
+impl Mode {
+    /// The name records use: `games`, `hands` or `decks`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Games => "games",
+            Mode::Hands => "hands",
+            Mode::Decks => "decks",
+        }
+    }
+}
+
+/// A player as a record names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// The name reports use.
+    pub name: String,
+    /// The strategy profile, in its inline form.
+    pub profile: String,
+}
+
+/// The name, and the profile when it says more.
+impl std::fmt::Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.name == self.profile {
+            f.write_str(&self.name)
+        } else {
+            write!(f, "{} ({})", self.name, self.profile)
+        }
+    }
+}
+
+/// Something per seat, written `{"A": .., "B": ..}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seats<T> {
+    /// Seat A.
+    #[serde(rename = "A")]
+    pub a: T,
+    /// Seat B.
+    #[serde(rename = "B")]
+    pub b: T,
+}
+
+/// One hand of a record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedHand {
+    /// Who dealt, `A` or `B`.
+    pub dealer: String,
+    /// The deck order, 52 cards top first, as `--decks` files write it.
+    pub deck: String,
+    /// Every action in order: the seat and the protocol's move text.
+    pub actions: Vec<[String; 2]>,
+    /// The protocol's `hand_end` message (scores are the game's after the
+    /// hand), or `null` for the hand a player forfeited.
+    pub end: Option<Value>,
+}
+
+/// A player's forfeit, which stopped the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Forfeit {
+    /// The seat that forfeited, `A` or `B`.
+    pub seat: String,
+    /// The strategy's name.
+    pub name: String,
+    /// Why (a crash, a timeout, a malformed or illegal answer).
+    pub reason: String,
+}
+
+/// One line of a record file: a game (or a single hand) and its result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The format version, [`VERSION`].
+    pub ginlab_record: u64,
+    /// The run's master seed.
+    pub seed: u64,
+    /// The deal index in the run.
+    pub deal: u64,
+    /// The second game of a duplicate deal: the match's player B sits in
+    /// seat A and A in seat B.
+    pub swapped: bool,
+    /// Games or single hands.
+    pub mode: Mode,
+    /// The rule variant's name.
+    pub variant: String,
+    /// The rules as the protocol's knob table.
+    pub rules: Value,
+    /// Who sits in each seat of this game.
+    pub players: Seats<Player>,
+    /// The hands, in order.
+    pub hands: Vec<RecordedHand>,
+    /// The protocol's `game_end` message: the game result, or
+    /// `"complete": false` for a single hand or a forfeited game.
+    pub end: Value,
+    /// The forfeit that stopped the game, if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<Forfeit>,
+}
+
+/// What a record carries besides the plan: the variant's name and the
+/// players' names (match player A, then B).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Labels {
+    /// The rule variant's name.
+    pub variant: String,
+    /// The names of players A and B.
+    pub names: [String; 2],
+}
+
+/// The parts of a run's records that are the same for every game.
+pub(super) struct Header {
+    seed: u64,
+    mode: Mode,
+    variant: String,
+    rules: Value,
+    players: [Player; 2],
+}
+
+impl Header {
+    pub(super) fn new(plan: &Plan, labels: &Labels) -> Header {
+        let player = |i: usize| Player {
+            name: labels.names[i].clone(),
+            profile: plan.profiles[i].to_string(),
+        };
+        Header {
+            seed: plan.seed,
+            mode: match plan.work {
+                Work::Games(_) => Mode::Games,
+                Work::Hands(_) => Mode::Hands,
+                Work::Decks { .. } => Mode::Decks,
+            },
+            variant: labels.variant.clone(),
+            rules: protocol::rules_table(&plan.rules),
+            players: [player(0), player(1)],
+        }
+    }
+}
+
+impl GameRecord {
+    /// The record of game `swapped` of deal `deal`, before any hand.
+    pub(super) fn start(header: &Header, deal: u64, swapped: bool) -> GameRecord {
+        let [a, b] = header.players.clone();
+        let (a, b) = if swapped { (b, a) } else { (a, b) };
+        GameRecord {
+            ginlab_record: VERSION,
+            seed: header.seed,
+            deal,
+            swapped,
+            mode: header.mode,
+            variant: header.variant.clone(),
+            rules: header.rules.clone(),
+            players: Seats { a, b },
+            hands: Vec::new(),
+            end: protocol::game_stopped_value(),
+            forfeit: None,
+        }
+    }
+
+    /// Appends the record as one JSON line.
+    pub(super) fn write_line(&self, out: &mut Vec<u8>) {
+        serde_json::to_writer(&mut *out, self).expect("a record serialises");
+        out.push(b'\n');
+    }
+}
+
+impl RecordedHand {
+    /// A hand as played so far: dealer, deck, the actions as moves, and
+    /// its end if it is over.
+    #[must_use]
+    pub fn of(hand: &Hand<'_>) -> RecordedHand {
+        let deck = hand.deck();
+        let mut replay = Hand::new(hand.rules(), &deck, hand.dealer(), hand.scores())
+            .expect("a dealt hand's rules are valid");
+        let actions = hand
+            .actions()
+            .iter()
+            .map(|&(seat, action)| {
+                let mv = protocol::move_of(replay.phase(), action);
+                replay.apply(seat, action).expect("played actions replay");
+                [seat.to_string(), mv.to_string()]
+            })
+            .collect();
+        RecordedHand {
+            dealer: hand.dealer().to_string(),
+            deck: deck.to_string(),
+            actions,
+            end: hand
+                .outcome()
+                .map(|outcome| protocol::hand_end_value(&hand.view(Seat::A), outcome)),
+        }
+    }
+}
+
+/// Why a record does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ReplayError(String);
+
+/// A record re-simulated and checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    /// The omniscient transcript: every hand, the scores and the result.
+    pub transcript: String,
+    /// Hands in the record.
+    pub hands: usize,
+}
+
+fn seat(text: &str) -> Result<Seat, String> {
+    match text {
+        "A" => Ok(Seat::A),
+        "B" => Ok(Seat::B),
+        _ => Err(format!("`{text}` is not a seat (A or B)")),
+    }
+}
+
+/// Where two JSON values first differ: the first field of an object that
+/// does not match, with both values.
+fn difference(recorded: &Value, replayed: &Value) -> String {
+    let show = |v: Option<&Value>| v.map_or("missing".to_owned(), Value::to_string);
+    if let (Value::Object(r), Value::Object(p)) = (recorded, replayed)
+        && let Some(key) = r.keys().chain(p.keys()).find(|k| r.get(*k) != p.get(*k))
+    {
+        return format!(
+            "`{key}` is {} in the record but {} on replay",
+            show(r.get(key)),
+            show(p.get(key))
+        );
+    }
+    format!("the record has {recorded}, the replay {replayed}")
+}
+
+/// Replays one hand of a record from its deck and actions: the hand as the
+/// engine ends it, or a message naming the action that does not apply.
+fn replay_hand<'r>(
+    rules: &'r crate::rules::Rules,
+    recorded: &RecordedHand,
+    dealer: Seat,
+    scores: [u32; 2],
+) -> Result<Hand<'r>, String> {
+    let deck: Deck = recorded
+        .deck
+        .parse()
+        .map_err(|e| format!("the deck: {e}"))?;
+    let mut hand = Hand::new(rules, &deck, dealer, scores).map_err(|e| e.to_string())?;
+    for (k, [who, text]) in recorded.actions.iter().enumerate() {
+        let at = |what: String| format!("action {} (`{who}` `{text}`): {what}", k + 1);
+        let seat = seat(who).map_err(at)?;
+        let mv: Move = text.parse().map_err(|e| at(format!("{e}")))?;
+        let phase = hand.phase();
+        match phase.seat() {
+            None => return Err(at("the hand is already over".into())),
+            Some(s) if s != seat => return Err(at(format!("it is {s}'s decision, not {seat}'s"))),
+            Some(_) => {}
+        }
+        let action = protocol::action_of(phase, mv).ok_or_else(|| {
+            at(format!(
+                "not an answer to the decision `{}`",
+                protocol::decision_name(phase)
+            ))
+        })?;
+        hand.apply(seat, action).map_err(|e| at(e.to_string()))?;
+    }
+    Ok(hand)
+}
+
+/// Re-simulates the record on `line` (game `number` of its file) through
+/// the engine and checks every recorded result against it: each hand's
+/// `hand_end`, the dealer of each hand of a game, the game's `game_end`,
+/// and that a forfeit stops the game in an unfinished hand.
+///
+/// # Errors
+/// Bad JSON, another format version, unknown rules, cards or moves, an
+/// illegal action or a result that differs from the replay, with what and
+/// where (hand and action numbers from 1).
+pub fn replay(line: &str, number: u64) -> Result<Replay, ReplayError> {
+    let record: GameRecord = match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(map)) if map.get("ginlab_record") != Some(&Value::from(VERSION)) => {
+            let found = map
+                .get("ginlab_record")
+                .map_or("none".into(), Value::to_string);
+            return Err(ReplayError(format!(
+                "not a ginlab game record of version {VERSION} (`ginlab_record` is {found})"
+            )));
+        }
+        Ok(value) => serde_json::from_value(value),
+        Err(e) => Err(e),
+    }
+    .map_err(|e| ReplayError(format!("not a game record: {e}")))?;
+    let fail = |what: String| ReplayError(what);
+    let rules =
+        protocol::rules_from_table(&record.rules).map_err(|e| fail(format!("the rules: {e}")))?;
+    let games = record.mode == Mode::Games;
+    let count = record.hands.len();
+    if count == 0 || (!games && count != 1) {
+        return Err(fail(format!(
+            "{count} hands: a record holds one hand in {} mode, at least one in games mode",
+            record.mode.name()
+        )));
+    }
+    let swapped = if record.swapped {
+        " (seats swapped)"
+    } else {
+        ""
+    };
+    let mut out = format!(
+        "game {number} · deal {}{swapped} · seed {} · rules {} · mode {}\nA = {} · B = {}\n",
+        record.deal,
+        record.seed,
+        record.variant,
+        record.mode.name(),
+        record.players.a,
+        record.players.b,
+    );
+    let mut tally = Tally::default();
+    let mut previous: Option<(Seat, HandOutcome)> = None;
+    let mut first_dealer = Seat::A;
+    let mut last_over = false;
+    for (i, recorded) in record.hands.iter().enumerate() {
+        let at = |what: String| fail(format!("hand {}: {what}", i + 1));
+        let dealer = seat(&recorded.dealer).map_err(|e| at(format!("dealer: {e}")))?;
+        match previous {
+            None => first_dealer = dealer,
+            Some((before, outcome)) if games => {
+                let expected = next_dealer(&rules, before, &outcome);
+                if dealer != expected {
+                    return Err(at(format!(
+                        "dealt by {dealer}, but {expected} deals after hand {} under these rules",
+                        i
+                    )));
+                }
+            }
+            Some(_) => {}
+        }
+        let hand = replay_hand(&rules, recorded, dealer, tally.points).map_err(at)?;
+        let last = i + 1 == count;
+        match (hand.outcome(), &recorded.end) {
+            (Some(outcome), Some(end)) => {
+                let replayed = protocol::hand_end_value(&hand.view(Seat::A), outcome);
+                if *end != replayed {
+                    return Err(at(format!(
+                        "the result differs: {}",
+                        difference(end, &replayed)
+                    )));
+                }
+            }
+            (None, None) if last && record.forfeit.is_some() => {}
+            (None, _) => {
+                return Err(at(
+                    "the actions stop before the hand is over (only the hand a player forfeited may)"
+                        .into(),
+                ));
+            }
+            (Some(_), None) => {
+                return Err(at(
+                    "the actions end the hand, but the record gives no result".into(),
+                ));
+            }
+        }
+        writeln!(out, "\n{}", hand_heading(i as u32 + 1, tally.points)).unwrap();
+        out.push_str(&hand_transcript(&hand));
+        last_over = hand.outcome().is_some();
+        if let Some(&outcome) = hand.outcome() {
+            tally.record(&rules, &outcome, hand.upcard());
+            if games && !last && tally.leader(&rules).is_some() {
+                return Err(at(
+                    "the game was won with this hand, but the record goes on".into(),
+                ));
+            }
+            previous = Some((dealer, outcome));
+        }
+    }
+    let end = match (&record.forfeit, games) {
+        (Some(forfeit), _) => {
+            let who = seat(&forfeit.seat).map_err(|e| fail(format!("the forfeit: {e}")))?;
+            if last_over {
+                return Err(fail(format!(
+                    "the record says {who} forfeited, but its last hand is over"
+                )));
+            }
+            writeln!(
+                out,
+                "\ngame stopped: {who} ({}) forfeits: {}",
+                forfeit.name, forfeit.reason
+            )
+            .unwrap();
+            protocol::game_stopped_value()
+        }
+        (None, true) => {
+            let winner = tally.leader(&rules).ok_or_else(|| {
+                fail(format!(
+                    "the game ends after hand {count} without a winner: nobody reached {} points",
+                    rules.game_target
+                ))
+            })?;
+            let result = tally.result(&rules, winner, count as u32, first_dealer);
+            writeln!(out, "\n{}", game_summary(&result)).unwrap();
+            protocol::game_end_value(&result)
+        }
+        (None, false) => protocol::game_stopped_value(),
+    };
+    if record.end != end {
+        return Err(fail(format!(
+            "the game result differs: {}",
+            difference(&record.end, &end)
+        )));
+    }
+    Ok(Replay {
+        transcript: out,
+        hands: count,
+    })
+}
