@@ -20,7 +20,9 @@ pub enum ParseCardError {
     Empty,
     /// The rank part is not a rank.
     #[error(
-        "invalid card `{token}`: unknown rank `{rank}`; ranks are A 2 3 4 5 6 7 8 9 T (or 10) J Q K"
+        "invalid card `{}`: unknown rank `{}`; ranks are A 2 3 4 5 6 7 8 9 T (or 10) J Q K",
+        shown(token),
+        shown(rank)
     )]
     UnknownRank {
         /// The whole token.
@@ -29,13 +31,29 @@ pub enum ParseCardError {
         rank: String,
     },
     /// The last character is not a suit.
-    #[error("invalid card `{token}`: unknown suit `{suit}`; suits are C D H S (or ♣ ♦ ♥ ♠)")]
+    #[error(
+        "invalid card `{}`: unknown suit `{}`; suits are C D H S (or ♣ ♦ ♥ ♠)",
+        shown(token),
+        shown(&suit.to_string())
+    )]
     UnknownSuit {
         /// The whole token.
         token: String,
         /// Its last character.
         suit: char,
     },
+}
+
+/// `text` for an error message: characters that would not show, or would
+/// act on the terminal (control, format and combining characters such as
+/// the emoji selector in `♠️`), written as escapes like `\u{fe0f}`.
+fn shown(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\'' | '"' | '\\' => c.to_string(),
+            _ => c.escape_debug().to_string(),
+        })
+        .collect()
 }
 
 /// What is wrong with a list of cards.
@@ -200,6 +218,14 @@ mod tests {
         assert!("S".parse::<Card>().is_err());
         assert!("".parse::<Card>().is_err());
         assert!("ASS".parse::<Card>().is_err());
+        // Found by tests/fuzz.rs: an invisible or control character was
+        // printed as is, so the message named an empty-looking suit.
+        let err = "A♠\u{fe0f}".parse::<Card>().unwrap_err().to_string();
+        assert!(err.contains("unknown suit `\\u{fe0f}`"), "{err}");
+        let err = "\u{1b}[2JAS".parse::<Card>().unwrap_err().to_string();
+        assert!(err.contains("`\\u{1b}[2JAS`"), "{err}");
+        let err = "A\u{200b}".parse::<Card>().unwrap_err().to_string();
+        assert!(err.contains("unknown suit `\\u{200b}`"), "{err}");
         let err = "AS 2S as".parse::<CardSet>().unwrap_err();
         assert_eq!(err, ParseCardsError::Duplicate("AS".parse().unwrap()));
         assert!(err.to_string().contains("AS"));

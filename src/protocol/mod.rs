@@ -237,10 +237,20 @@ pub fn rules_from_table(table: &Value) -> Result<Rules, crate::rules::RulesError
         ));
     };
     for (name, value) in map {
-        let value = toml::Value::try_from(value).map_err(|_| {
-            crate::rules::RulesError::Toml(format!("knob `{name}` has a null value"))
-        })?;
-        rules.set(name, &value)?;
+        // JSON null (also inside a list) and integers beyond 64-bit signed
+        // have no TOML form; no knob takes them.
+        let Ok(toml_value) = toml::Value::try_from(value) else {
+            let knob = KNOBS
+                .iter()
+                .find(|k| k.name == name)
+                .ok_or_else(|| crate::rules::RulesError::UnknownKnob(name.clone()))?;
+            return Err(crate::rules::RulesError::BadValue {
+                knob: knob.name,
+                value: value.to_string(),
+                allowed: knob.allowed,
+            });
+        };
+        rules.set(name, &toml_value)?;
     }
     rules.validate()?;
     Ok(rules)
@@ -705,5 +715,20 @@ mod tests {
         assert!(rules_from_table(&json!({"gin_bonus": "x"})).is_err());
         assert!(rules_from_table(&json!({"no_such": 1})).is_err());
         assert!(rules_from_table(&json!([1])).is_err());
+    }
+
+    /// Values with no TOML form (found by tests/fuzz.rs): the error names the
+    /// knob and what it takes, not "null" for a huge number.
+    #[test]
+    fn knob_table_values_without_toml_form() {
+        for value in [json!(null), json!(u64::MAX), json!([1, null])] {
+            let e = rules_from_table(&json!({ "gin_bonus": value.clone() })).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("bad value {value} for `gin_bonus`: it takes an integer 0 to 1000")
+            );
+        }
+        let e = rules_from_table(&json!({ "gin_bonsu": null })).unwrap_err();
+        assert!(e.to_string().contains("unknown knob `gin_bonsu`"), "{e}");
     }
 }

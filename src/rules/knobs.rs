@@ -218,8 +218,9 @@ impl Rules {
     }
 
     /// Sets a knob from command-line text `knob=value`. The value is read as
-    /// TOML (`10`, `true`, `"upcard"`); a bare word is taken as a string, so
-    /// `knock_limit=upcard` works.
+    /// one TOML value (`10`, `true`, `"upcard"`); any other text is taken as
+    /// a string, so `knock_limit=upcard` works (and `gin_bonus=5\nx=1` is a
+    /// bad value, not 5).
     ///
     /// # Errors
     /// A malformed assignment, an unknown knob or a bad value.
@@ -228,10 +229,9 @@ impl Rules {
             .split_once('=')
             .ok_or_else(|| RulesError::Assignment(assignment.to_owned()))?;
         let (name, text) = (name.trim(), text.trim());
-        let value = toml::from_str::<toml::Table>(&format!("v = {text}"))
-            .ok()
-            .and_then(|mut t| t.remove("v"))
-            .unwrap_or_else(|| Value::String(text.to_owned()));
+        let value = text
+            .parse::<Value>()
+            .unwrap_or_else(|_| Value::String(text.to_owned()));
         self.set(name, &value)
     }
 
@@ -343,6 +343,17 @@ mod tests {
             r.set_from_text("gin_bonus"),
             Err(RulesError::Assignment(_))
         ));
+        // Found by tests/fuzz.rs: text after the value was read as more
+        // TOML and dropped, so these set gin_bonus to 5.
+        for text in ["gin_bonus=5\nx = 1", "gin_bonus=5\n[t]"] {
+            let e = r.set_from_text(text).unwrap_err().to_string();
+            let value = &text["gin_bonus=".len()..];
+            assert!(
+                e.contains(value) && e.contains("it takes an integer 0 to 1000"),
+                "{e}"
+            );
+        }
+        assert_eq!(r.gin_bonus, 20);
         let e = Rules::from_toml("preset = \"oklahoma\"\ndeal = \"eleven_cards\"").unwrap_err();
         assert!(e.to_string().contains("eleven_cards"), "{e}");
     }

@@ -67,21 +67,37 @@ impl BotSpec {
         }
     }
 
-    /// The command as one line, arguments with spaces quoted.
+    /// The command as one line, arguments with spaces or quotes quoted, so
+    /// that [`split_command`] reads it back.
     #[must_use]
     pub fn command_line(&self) -> String {
         self.command
             .iter()
-            .map(|word| {
-                if word.is_empty() || word.contains(char::is_whitespace) || word.contains('"') {
-                    format!("'{word}'")
-                } else {
-                    word.clone()
-                }
-            })
+            .map(|word| quote_word(word))
             .collect::<Vec<_>>()
             .join(" ")
     }
+}
+
+/// `word` as [`split_command`] reads it back: as is without white space or
+/// quotes, else in single quotes, a `'` in it written `"'"` between them.
+fn quote_word(word: &str) -> String {
+    if word.is_empty() {
+        return "''".to_owned();
+    }
+    if !word.contains(|c: char| c.is_whitespace() || c == '\'' || c == '"') {
+        return word.to_owned();
+    }
+    word.split('\'')
+        .map(|part| {
+            if part.is_empty() {
+                String::new()
+            } else {
+                format!("'{part}'")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\"'\"")
 }
 
 /// Splits a command line into words: white space separates, and single or
@@ -673,6 +689,16 @@ mod tests {
         assert_eq!(split_command("   "), Some(vec![]));
         let spec = BotSpec::new(vec!["python3".into(), "my bot.py".into()]);
         assert_eq!(spec.command_line(), "python3 'my bot.py'");
+        assert_eq!(split_command(&spec.command_line()).unwrap(), spec.command);
+        // Found by tests/fuzz.rs: a word with a single quote was written
+        // bare, and the line did not read back (an unclosed quote).
+        let spec = BotSpec::new(vec![
+            "bot".into(),
+            "it's".into(),
+            "'".into(),
+            "a 'b\"".into(),
+        ]);
+        assert_eq!(spec.command_line(), r#"bot 'it'"'"'s' "'" 'a '"'"'b"'"#);
         assert_eq!(split_command(&spec.command_line()).unwrap(), spec.command);
     }
 }

@@ -115,45 +115,34 @@ impl Profile {
             Some(toml::Value::String(kind)) => kind.clone(),
             _ => {
                 return Err(ProfileError::File(
-                    "a profile needs kind = \"random\", \"simple\", \"greedy\", \"tracker\" or \"mc\"".into(),
+                    "a profile needs kind = \"random\", \"simple\", \"greedy\", \"tracker\", \"mc\" or \"external\"".into(),
                 ));
             }
         };
-        let name = table.get("name").map(text_of);
+        let name = match table.get("name") {
+            None => None,
+            Some(toml::Value::String(name)) => Some(name.clone()),
+            Some(other) => {
+                return Err(ProfileError::File(format!(
+                    "the profile's name must be a string, not {other}"
+                )));
+            }
+        };
         if kind == "external" {
             return Ok((external_from_toml(&table)?, name));
         }
-        let params: Vec<String> = table
-            .iter()
-            .filter(|(k, _)| *k != "kind" && *k != "name")
-            .map(|(k, v)| format!("{k}={}", text_of(v)))
-            .collect();
-        let inline = if params.is_empty() {
-            kind
-        } else {
-            format!("{kind}:{}", params.join(","))
-        };
-        Ok((inline.parse()?, name))
-    }
-}
-
-impl FromStr for Profile {
-    type Err = ProfileError;
-
-    fn from_str(text: &str) -> Result<Profile, ProfileError> {
-        if let Some(command) = text.trim_start().strip_prefix("exec:") {
-            let words = split_command(command)
-                .filter(|w| !w.is_empty())
-                .ok_or_else(|| ProfileError::BadValue {
-                    kind: "exec",
-                    key: "command",
-                    value: command.to_owned(),
-                    expected: "a command line, e.g. exec:python3 bot.py (quotes must close)",
-                })?;
-            return Ok(Profile::External(Arc::new(Bot::new(BotSpec::new(words)))));
+        // Each value is one parameter's text: it is not pasted into the
+        // inline form, where a comma in it would start another parameter.
+        let mut profile = Profile::of_kind(&kind)?;
+        for (key, value) in table.iter().filter(|(k, _)| *k != "kind" && *k != "name") {
+            profile.set(key, &text_of(value))?;
         }
-        let (kind, params) = text.split_once(':').unwrap_or((text, ""));
-        let mut profile = match kind.trim() {
+        Ok((profile, name))
+    }
+
+    /// The built-in kind `name` with its default parameters.
+    fn of_kind(name: &str) -> Result<Profile, ProfileError> {
+        Ok(match name {
             "random" => Profile::Random { knock_prob: 0.5 },
             "simple" => Profile::Simple,
             "greedy" => Profile::Greedy {
@@ -163,105 +152,130 @@ impl FromStr for Profile {
             "tracker" => Profile::Tracker(Tracker::default()),
             "mc" => Profile::Mc(McParams::default()),
             other => return Err(ProfileError::UnknownKind(other.to_owned())),
-        };
+        })
+    }
+}
+
+impl FromStr for Profile {
+    type Err = ProfileError;
+
+    fn from_str(text: &str) -> Result<Profile, ProfileError> {
+        if let Some(command) = text.trim_start().strip_prefix("exec:") {
+            let words = split_command(command)
+                .filter(|w| w.first().is_some_and(|program| !program.is_empty()))
+                .ok_or_else(|| ProfileError::BadValue {
+                    kind: "exec",
+                    key: "command",
+                    value: command.to_owned(),
+                    expected: "a command line naming a program, e.g. exec:python3 bot.py (quotes must close)",
+                })?;
+            return Ok(Profile::External(Arc::new(Bot::new(BotSpec::new(words)))));
+        }
+        let (kind, params) = text.split_once(':').unwrap_or((text, ""));
+        let mut profile = Profile::of_kind(kind.trim())?;
         for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = param
                 .split_once('=')
                 .ok_or_else(|| ProfileError::Malformed(param.to_owned()))?;
-            let (key, value) = (key.trim(), value.trim());
-            match (&mut profile, key) {
-                (Profile::Random { knock_prob }, "knock_prob") => {
-                    *knock_prob = value
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|p| (0.0..=1.0).contains(p))
-                        .ok_or_else(|| ProfileError::BadValue {
-                            kind: "random",
-                            key: "knock_prob",
-                            value: value.to_owned(),
-                            expected: "a number from 0 to 1",
-                        })?;
-                }
-                (Profile::Greedy { schedule, .. }, "schedule") => {
-                    *schedule = parse_schedule(value).ok_or_else(|| ProfileError::BadValue {
-                        kind: "greedy",
-                        key: "schedule",
-                        value: value.to_owned(),
-                        expected: "STOCK:KNOCK pairs joined by /, stock sizes decreasing, knock 0 to 10 (e.g. 20:5/10:2)",
-                    })?;
-                }
-                (Profile::Greedy { knock_at, .. }, "knock_at") => {
-                    *knock_at = Some(value.parse::<u8>().ok().filter(|k| *k <= 10).ok_or_else(
-                        || ProfileError::BadValue {
-                            kind: "greedy",
-                            key: "knock_at",
-                            value: value.to_owned(),
-                            expected: "an integer from 0 to 10",
-                        },
-                    )?);
-                }
-                (
-                    Profile::Tracker(t),
-                    key @ ("knock_at" | "safety" | "slack" | "outs" | "draw_outs" | "hold"
-                    | "margin" | "late_stock"),
-                ) => {
-                    let (key, expected, range): (&'static str, &'static str, (f32, f32)) = match key
-                    {
-                        "knock_at" => ("knock_at", "an integer from 0 to 10", (0.0, 10.0)),
-                        "safety" => ("safety", "a number from 0 to 20", (0.0, 20.0)),
-                        "slack" => ("slack", "an integer from 0 to 20", (0.0, 20.0)),
-                        "outs" => ("outs", "a number from 0 to 20", (0.0, 20.0)),
-                        "draw_outs" => ("draw_outs", "a number from 0 to 20", (0.0, 20.0)),
-                        "hold" => ("hold", "a number from 0 to 5", (0.0, 5.0)),
-                        "margin" => ("margin", "a number from -50 to 50", (-50.0, 50.0)),
-                        _ => ("late_stock", "an integer from 0 to 31", (0.0, 31.0)),
-                    };
-                    let integer = matches!(key, "knock_at" | "slack" | "late_stock");
-                    let x = value
-                        .parse::<f32>()
-                        .ok()
-                        .filter(|x| {
-                            (range.0..=range.1).contains(x) && (!integer || x.fract() == 0.0)
-                        })
-                        .ok_or_else(|| ProfileError::BadValue {
-                            kind: "tracker",
-                            key,
-                            value: value.to_owned(),
-                            expected,
-                        })?;
-                    match key {
-                        "knock_at" => t.knock_at = Some(x as u8),
-                        "safety" => t.safety = x,
-                        "slack" => t.slack = x as u8,
-                        "outs" => t.outs = x,
-                        "draw_outs" => t.draw_outs = x,
-                        "hold" => t.hold = x,
-                        "margin" => t.margin = x,
-                        _ => t.late_stock = x as u32,
-                    }
-                }
-                (Profile::Mc(params), key) => params.set(key, value)?,
-                (profile, key) => {
-                    let (kind, allowed) = match profile {
-                        Profile::Random { .. } => ("random", "knock_prob"),
-                        Profile::Simple => ("simple", "(none)"),
-                        Profile::Greedy { .. } => ("greedy", "knock_at, schedule"),
-                        Profile::Mc(_) => ("mc", McParams::KEYS),
-                        Profile::External(_) => unreachable!("exec: profiles return early"),
-                        Profile::Tracker(_) => (
-                            "tracker",
-                            "knock_at, safety, slack, outs, draw_outs, hold, margin, late_stock",
-                        ),
-                    };
-                    return Err(ProfileError::UnknownKey {
-                        kind,
-                        key: key.to_owned(),
-                        allowed,
-                    });
-                }
-            }
+            profile.set(key, value)?;
         }
         Ok(profile)
+    }
+}
+
+impl Profile {
+    /// Sets parameter `key` (of a built-in kind) from its text.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ProfileError> {
+        let (key, value) = (key.trim(), value.trim());
+        match (self, key) {
+            (Profile::Random { knock_prob }, "knock_prob") => {
+                *knock_prob = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|p| (0.0..=1.0).contains(p))
+                    .ok_or_else(|| ProfileError::BadValue {
+                        kind: "random",
+                        key: "knock_prob",
+                        value: value.to_owned(),
+                        expected: "a number from 0 to 1",
+                    })?;
+            }
+            (Profile::Greedy { schedule, .. }, "schedule") => {
+                *schedule = parse_schedule(value).ok_or_else(|| ProfileError::BadValue {
+                    kind: "greedy",
+                    key: "schedule",
+                    value: value.to_owned(),
+                    expected: "STOCK:KNOCK pairs joined by /, stock sizes decreasing, knock 0 to 10 (e.g. 20:5/10:2)",
+                })?;
+            }
+            (Profile::Greedy { knock_at, .. }, "knock_at") => {
+                *knock_at = Some(value.parse::<u8>().ok().filter(|k| *k <= 10).ok_or_else(
+                    || ProfileError::BadValue {
+                        kind: "greedy",
+                        key: "knock_at",
+                        value: value.to_owned(),
+                        expected: "an integer from 0 to 10",
+                    },
+                )?);
+            }
+            (
+                Profile::Tracker(t),
+                key @ ("knock_at" | "safety" | "slack" | "outs" | "draw_outs" | "hold" | "margin"
+                | "late_stock"),
+            ) => {
+                let (key, expected, range): (&'static str, &'static str, (f32, f32)) = match key {
+                    "knock_at" => ("knock_at", "an integer from 0 to 10", (0.0, 10.0)),
+                    "safety" => ("safety", "a number from 0 to 20", (0.0, 20.0)),
+                    "slack" => ("slack", "an integer from 0 to 20", (0.0, 20.0)),
+                    "outs" => ("outs", "a number from 0 to 20", (0.0, 20.0)),
+                    "draw_outs" => ("draw_outs", "a number from 0 to 20", (0.0, 20.0)),
+                    "hold" => ("hold", "a number from 0 to 5", (0.0, 5.0)),
+                    "margin" => ("margin", "a number from -50 to 50", (-50.0, 50.0)),
+                    _ => ("late_stock", "an integer from 0 to 31", (0.0, 31.0)),
+                };
+                let integer = matches!(key, "knock_at" | "slack" | "late_stock");
+                let x = value
+                    .parse::<f32>()
+                    .ok()
+                    .filter(|x| (range.0..=range.1).contains(x) && (!integer || x.fract() == 0.0))
+                    .ok_or_else(|| ProfileError::BadValue {
+                        kind: "tracker",
+                        key,
+                        value: value.to_owned(),
+                        expected,
+                    })?;
+                match key {
+                    "knock_at" => t.knock_at = Some(x as u8),
+                    "safety" => t.safety = x,
+                    "slack" => t.slack = x as u8,
+                    "outs" => t.outs = x,
+                    "draw_outs" => t.draw_outs = x,
+                    "hold" => t.hold = x,
+                    "margin" => t.margin = x,
+                    _ => t.late_stock = x as u32,
+                }
+            }
+            (Profile::Mc(params), key) => params.set(key, value)?,
+            (profile, key) => {
+                let (kind, allowed) = match profile {
+                    Profile::Random { .. } => ("random", "knock_prob"),
+                    Profile::Simple => ("simple", "(none)"),
+                    Profile::Greedy { .. } => ("greedy", "knock_at, schedule"),
+                    Profile::Mc(_) => ("mc", McParams::KEYS),
+                    Profile::External(_) => unreachable!("only built-in kinds are set"),
+                    Profile::Tracker(_) => (
+                        "tracker",
+                        "knock_at, safety, slack, outs, draw_outs, hold, margin, late_stock",
+                    ),
+                };
+                return Err(ProfileError::UnknownKey {
+                    kind,
+                    key: key.to_owned(),
+                    allowed,
+                });
+            }
+        }
+        Ok(())
     }
 }
 
@@ -451,6 +465,29 @@ mod tests {
         assert!(e("kind = \"greedy\"\nknock = 3").contains("no parameter `knock`"));
         assert!(e("kind = \"greedy\"\nknock_at = 30").contains("0 to 10"));
         assert!(e("kind = ").contains("invalid TOML"));
+    }
+
+    /// Found by tests/fuzz.rs: a profile file was pasted into the inline
+    /// form, so a comma in a value started another parameter and a `kind`
+    /// could carry parameters or a command; a non-string name was taken as
+    /// text; an inline `exec:` could name an empty program.
+    #[test]
+    fn file_values_stay_whole() {
+        let e = |t: &str| Profile::from_toml(t).unwrap_err().to_string();
+        let message = e("kind = \"greedy\"\nschedule = \"20:5,knock_at=3\"");
+        assert!(
+            message.contains("bad value `20:5,knock_at=3` for `greedy:schedule`"),
+            "{message}"
+        );
+        let message = e("kind = \"greedy\"\nknock_at = [1, 2]");
+        assert!(message.contains("bad value `[1, 2]`"), "{message}");
+        assert!(e("kind = \"greedy:knock_at=3\"").contains("unknown strategy `greedy:knock_at=3`"));
+        assert!(e("kind = \"exec:python3 bot.py\"").contains("unknown strategy"));
+        assert!(e("kind = \"greedy\"\nname = 3").contains("name must be a string"));
+        assert!(e("knock_at = 3").contains("\"mc\" or \"external\""));
+        let e = |t: &str| t.parse::<Profile>().unwrap_err().to_string();
+        assert!(e("exec:''").contains("naming a program"));
+        assert!(e("exec:'' bot.py").contains("naming a program"));
     }
 
     #[test]
