@@ -309,8 +309,12 @@ impl Evidence {
             // The free cards whose scaled weight reaches 1 (the others read
             // 0 × scale, which is below 1).
             let mut capped = 0u64;
-            for (j, &w) in free_weight.iter().enumerate() {
-                capped |= u64::from(w * scale >= 1.0) << j;
+            for (c, ws) in free_weight.chunks_exact(8).enumerate() {
+                let mut byte = 0u64;
+                for (k, &w) in ws.iter().enumerate() {
+                    byte |= u64::from(w * scale >= 1.0) << k;
+                }
+                capped |= byte << (8 * c);
             }
             let capped = CardSet::from_bits_truncate(capped);
             for_bits(capped, |j| prob[j + 2] = 1.0);
