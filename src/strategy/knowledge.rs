@@ -448,12 +448,49 @@ impl Knowledge {
         // Every slot outside `held | unknown` has probability 0, so its term
         // is +0 and adding it changes nothing: summing all slots in bit
         // order gives the sum over those cards bit for bit.
+        self.deadwood_terms()
+            .iter()
+            .fold(0.0, |total, &t| total + t)
+    }
+
+    /// Whether `opponent_deadwood() − deadwood ≥ need`, the same answer as
+    /// that expression, usually without its 64 dependent additions.
+    ///
+    /// The terms are first summed in eight independent lanes. Both that sum
+    /// and the sequential one are within 64 × 2⁻²⁴ of the exact sum of the
+    /// (non-negative) terms, relative to it, so when the lane sum clears the
+    /// bar by more than 10⁻⁴ of itself plus 10⁻³ both sides agree; only
+    /// closer calls run the sequential sum.
+    #[must_use]
+    pub fn opponent_deadwood_reaches(&self, deadwood: f32, need: f32) -> bool {
+        let terms = self.deadwood_terms();
+        let mut lanes = [0f32; 8];
+        for chunk in terms.chunks_exact(8) {
+            for (lane, &t) in lanes.iter_mut().zip(chunk) {
+                *lane += t;
+            }
+        }
+        let approx: f32 = lanes.iter().sum();
+        let clearance = approx - deadwood - need;
+        let tolerance = approx * 1e-4 + 1e-3;
+        if clearance >= tolerance {
+            true
+        } else if clearance <= -tolerance {
+            false
+        } else {
+            terms.iter().fold(0.0, |total, &t| total + t) - deadwood >= need
+        }
+    }
+
+    /// The terms of [`Knowledge::opponent_deadwood`] by card bit (0 for the
+    /// cards the opponent cannot hold and the unused slots).
+    fn deadwood_terms(&self) -> [f32; 64] {
         let chance = meld_chances(&self.prob);
         let mut terms = [0f32; 64];
         for (j, t) in terms.iter_mut().enumerate() {
             *t = self.prob[j + 2] * SLOT_VALUE[j] * (1.0 - chance[j]);
         }
-        terms.iter().fold(0.0, |total, &t| total + t)
+        terms
     }
 
     /// The live outs of a 10-card `hand`: over the unknown cards that would
@@ -816,6 +853,22 @@ mod tests {
                         }
                         let dw = k.opponent_deadwood();
                         assert_eq!(dw.to_bits(), plain::opponent_deadwood(&k).to_bits());
+                        // The knock test at bars around the estimate, down
+                        // to the last bits.
+                        for deadwood in [0.0, 1.0, 7.0, 10.0] {
+                            let exact = dw - deadwood;
+                            let near = [-1.0, -1e-3, -1e-5, 0.0, 1e-5, 1e-3, 1.0]
+                                .map(|d| exact + d)
+                                .into_iter()
+                                .chain([exact.next_down(), exact.next_up(), 15.0, 45.0]);
+                            for need in near {
+                                assert_eq!(
+                                    k.opponent_deadwood_reaches(deadwood, need),
+                                    dw - deadwood >= need,
+                                    "{dw} {deadwood} {need}"
+                                );
+                            }
+                        }
                         checked += 1;
                     }
                     let view = hand.view(seat);

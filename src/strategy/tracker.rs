@@ -174,7 +174,9 @@ impl Tracker {
         let need = self.hold * view.rules.undercut_bonus as f32 + self.margin;
         // The estimate is never negative.
         -f32::from(deadwood) >= need
-            || self.know(view, known).opponent_deadwood() - f32::from(deadwood) >= need
+            || self
+                .know(view, known)
+                .opponent_deadwood_reaches(f32::from(deadwood), need)
     }
 
     /// The discard: least deadwood plus the safety charge minus the outs
