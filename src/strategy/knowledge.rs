@@ -53,6 +53,17 @@
 //! reading them all, so both give the same result bit for bit (tested at
 //! every decision of played hands). Probabilities are stored by card bit so
 //! the scaling runs as branch-free sums over 64 slots.
+//!
+//! # Same bits as the plain model
+//!
+//! Strategies compare these floats against bars, so a change in the last bit
+//! can change a decision and the results of a seeded run. The fast paths
+//! (masks applied with selects, meld chances computed lane by lane, the
+//! opponent-deadwood terms summed over every slot in bit order) do the same
+//! operations in the same order as the per-card definitions; a test keeps
+//! those definitions and compares bit for bit at every decision of played
+//! hands. [`Knowledge::opponent_deadwood_reaches`] answers a threshold
+//! question with a faster sum and falls back to the exact one near the bar.
 
 use crate::cards::{Card, CardSet};
 use crate::engine::{Event, PlayerView, Seat};

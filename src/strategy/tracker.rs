@@ -33,7 +33,10 @@
 //! [`Knowledge::from_view`]; a test checks that the tracker kept through a
 //! hand decides as a fresh one at every decision. The best discard of the
 //! draw decision and the deadwood of the cards kept at the last turn end are
-//! reused, as in greedy.
+//! reused, as in greedy. The knowledge is only computed when a decision
+//! reads it: a draw the deadwood and joiner counts settle, or a turn end
+//! where no card but the best passes the deadwood filter and no knock test
+//! is due, skips it.
 //!
 //! Defaults (`safety` 4, `slack` 3, `outs` 1.5, `draw_outs` 3, `hold` 3,
 //! `margin` −30, `late_stock` 0) were picked against the default greedy
