@@ -3,6 +3,12 @@
 //! - `hands/<A>_vs_<B>`: hands per second of a pairing, single-threaded,
 //!   under `eaai`, on 256 pre-shuffled decks (the target: tracker within 3×
 //!   of greedy).
+//! - `decisions/<A>_vs_<B>` and `replay/<A>_vs_<B>`: the same hands, one
+//!   element per decision asked of either seat. `decisions` plays the
+//!   strategies; `replay` plays the answers they gave, recorded once, so it
+//!   times the engine alone (deal, views, moves, showdown, scoring). The
+//!   difference is the strategies' own time per decision. The bench prints
+//!   turns and decisions per hand, which separate hand length from cost.
 //! - `mc/samples=<K>`: an `mc` player with K samples against greedy on 8
 //!   decks; one element is one decision the mc player was asked for (all of
 //!   them, including the forced ones; the bench prints how many were
@@ -16,7 +22,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ginlab::engine::{Deck, Hand, Seat, Strategy, play_hand};
+use ginlab::engine::{Deck, DrawSource, Hand, PlayerView, Seat, Strategy, TurnEnd, play_hand};
 use ginlab::rules::Rules;
 use ginlab::strategy::{Greedy, McParams, MonteCarlo, Profile};
 use rand::SeedableRng;
@@ -65,6 +71,151 @@ fn bench_hands(c: &mut Criterion) {
     group.finish();
 }
 
+/// Turns played (both seats counted) over the decks, as [`play`] plays them.
+fn turns(rules: &Rules, decks: &[Deck], profiles: &[Profile; 2]) -> u64 {
+    let (mut a, mut b) = (profiles[0].build(1), profiles[1].build(2));
+    let mut players: [&mut dyn Strategy; 2] = [a.as_mut(), b.as_mut()];
+    let mut turns = 0;
+    for (i, deck) in decks.iter().enumerate() {
+        let mut hand = Hand::new(rules, deck, Seat::ALL[i % 2], [0, 0]).unwrap();
+        play_hand(&mut hand, &mut players).unwrap();
+        turns += u64::from(hand.view(Seat::A).turn);
+    }
+    turns
+}
+
+/// One answer a strategy gave.
+#[derive(Clone, Copy)]
+enum Answer {
+    Upcard(bool),
+    Draw(DrawSource),
+    End(TurnEnd),
+}
+
+/// Plays `inner` and records its answers.
+struct Recorder {
+    inner: Box<dyn Strategy>,
+    answers: Vec<Answer>,
+}
+
+impl Strategy for Recorder {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn observes(&self) -> bool {
+        self.inner.observes()
+    }
+    fn start_hand(&mut self, view: &PlayerView<'_>) {
+        self.inner.start_hand(view);
+    }
+    fn observe(&mut self, view: &PlayerView<'_>, event: &ginlab::engine::Event) {
+        self.inner.observe(view, event);
+    }
+    fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
+        let take = self.inner.take_upcard(view);
+        self.answers.push(Answer::Upcard(take));
+        take
+    }
+    fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
+        let source = self.inner.draw(view);
+        self.answers.push(Answer::Draw(source));
+        source
+    }
+    fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
+        let end = self.inner.end_turn(view);
+        self.answers.push(Answer::End(end));
+        end
+    }
+}
+
+/// Gives recorded answers back in order, doing no work of its own.
+struct Replay<'a> {
+    answers: std::slice::Iter<'a, Answer>,
+}
+
+impl Replay<'_> {
+    fn next(&mut self) -> Answer {
+        *self.answers.next().expect("as many decisions as recorded")
+    }
+}
+
+impl Strategy for Replay<'_> {
+    fn name(&self) -> &str {
+        "replay"
+    }
+    fn observes(&self) -> bool {
+        false
+    }
+    fn take_upcard(&mut self, _: &PlayerView<'_>) -> bool {
+        let Answer::Upcard(take) = self.next() else {
+            panic!("replayed out of step")
+        };
+        take
+    }
+    fn draw(&mut self, _: &PlayerView<'_>) -> DrawSource {
+        let Answer::Draw(source) = self.next() else {
+            panic!("replayed out of step")
+        };
+        source
+    }
+    fn end_turn(&mut self, _: &PlayerView<'_>) -> TurnEnd {
+        let Answer::End(end) = self.next() else {
+            panic!("replayed out of step")
+        };
+        end
+    }
+}
+
+fn bench_decisions(c: &mut Criterion) {
+    let rules = Rules::eaai();
+    let decks = decks(256);
+    let mut group = c.benchmark_group("decisions");
+    let mut replays = Vec::new();
+    for (a, b) in [
+        ("greedy", "greedy"),
+        ("tracker", "tracker"),
+        ("tracker", "greedy"),
+    ] {
+        let profiles: [Profile; 2] = [a.parse().unwrap(), b.parse().unwrap()];
+        let [mut x, mut y] = [(&profiles[0], 1), (&profiles[1], 2)].map(|(p, seed)| Recorder {
+            inner: p.build(seed),
+            answers: Vec::new(),
+        });
+        let expected = play(&rules, &decks, &mut x, &mut y);
+        let turns = turns(&rules, &decks, &profiles);
+        let recorders = [x, y];
+        let answers = recorders.map(|r| r.answers);
+        let asked = (answers[0].len() + answers[1].len()) as u64;
+        let n = decks.len() as f64;
+        eprintln!(
+            "{a}_vs_{b} under eaai: {:.1} turns and {:.1} decisions per hand",
+            turns as f64 / n,
+            asked as f64 / n
+        );
+        let id = format!("{a}_vs_{b}");
+        group.throughput(Throughput::Elements(asked));
+        group.bench_function(BenchmarkId::from_parameter(&id), |bench| {
+            bench.iter(|| {
+                let (mut x, mut y) = (profiles[0].build(1), profiles[1].build(2));
+                assert_eq!(play(&rules, &decks, x.as_mut(), y.as_mut()), expected);
+            })
+        });
+        replays.push((id, answers, asked, expected));
+    }
+    group.finish();
+    let mut group = c.benchmark_group("replay");
+    for (id, answers, asked, expected) in &replays {
+        group.throughput(Throughput::Elements(*asked));
+        group.bench_function(BenchmarkId::from_parameter(id), |bench| {
+            bench.iter(|| {
+                let [mut x, mut y] = answers.each_ref().map(|a| Replay { answers: a.iter() });
+                assert_eq!(play(&rules, &decks, &mut x, &mut y), *expected);
+            })
+        });
+    }
+    group.finish();
+}
+
 fn bench_mc(c: &mut Criterion) {
     let rules = Rules::eaai();
     let decks = decks(8);
@@ -91,5 +242,5 @@ fn bench_mc(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_hands, bench_mc);
+criterion_group!(benches, bench_hands, bench_decisions, bench_mc);
 criterion_main!(benches);

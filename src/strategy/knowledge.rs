@@ -53,6 +53,17 @@
 //! reading them all, so both give the same result bit for bit (tested at
 //! every decision of played hands). Probabilities are stored by card bit so
 //! the scaling runs as branch-free sums over 64 slots.
+//!
+//! # Same bits as the plain model
+//!
+//! Strategies compare these floats against bars, so a change in the last bit
+//! can change a decision and the results of a seeded run. The fast paths
+//! (masks applied with selects, meld chances computed lane by lane, the
+//! opponent-deadwood terms summed over every slot in bit order) do the same
+//! operations in the same order as the per-card definitions; a test keeps
+//! those definitions and compares bit for bit at every decision of played
+//! hands. [`Knowledge::opponent_deadwood_reaches`] answers a threshold
+//! question with a faster sum and falls back to the exact one near the bar.
 
 use crate::cards::{Card, CardSet};
 use crate::engine::{Event, PlayerView, Seat};
@@ -153,6 +164,35 @@ impl Default for Evidence {
     }
 }
 
+/// `weight` in the slots whose bit is in `bits`, 0 in the others: the
+/// same values as `w × bit` (weights are finite and positive) without
+/// converting each bit to a float.
+fn masked(weight: &[f32; 64], bits: u64) -> [f32; 64] {
+    let mut out = [0f32; 64];
+    for (c, (o, w)) in out
+        .chunks_exact_mut(8)
+        .zip(weight.chunks_exact(8))
+        .enumerate()
+    {
+        let keep = byte_mask((bits >> (8 * c)) as u32);
+        for k in 0..8 {
+            o[k] = f32::from_bits(w[k].to_bits() & keep[k]);
+        }
+    }
+    out
+}
+
+/// All ones in lane `k` where bit `k` of `byte` is set, else 0: a compare
+/// against constant bits, which vectorises where a shift by `k` does not.
+#[inline]
+fn byte_mask(byte: u32) -> [u32; 8] {
+    let mut keep = [0u32; 8];
+    for (k, m) in keep.iter_mut().enumerate() {
+        *m = if byte & (1 << k) != 0 { u32::MAX } else { 0 };
+    }
+    keep
+}
+
 impl Evidence {
     /// Forget everything (a new hand).
     pub fn reset(&mut self) {
@@ -162,9 +202,7 @@ impl Evidence {
     /// Multiply the odds of the cards melding with `e` by `ratios`.
     fn apply(&mut self, e: Card, ratios: [f32; 3]) {
         for (near, ratio) in neighbours(e).into_iter().zip(ratios) {
-            for card in near {
-                self.weight[card.bit() as usize] *= ratio;
-            }
+            for_bits(near, |j| self.weight[j] *= ratio);
         }
     }
 
@@ -244,9 +282,7 @@ impl Evidence {
         let hidden = view.opponent_cards.saturating_sub(held.len());
         let weight = &self.weight;
         let mut prob = [0f32; 68];
-        for card in held {
-            prob[slot(card)] = 1.0;
-        }
+        for_bits(held, |j| prob[j + 2] = 1.0);
         // Scale so the unknown cards' probabilities sum to `hidden`, capping
         // at 1 and rescaling the rest (at most 52 rounds; usually one).
         let mut free = unknown;
@@ -255,11 +291,10 @@ impl Evidence {
             // Eight independent partial sums (slot j goes to j mod 8), so the
             // loop vectorises; the order is fixed, so results are too.
             let bits = free.bits();
+            let free_weight = masked(weight, bits);
             let (mut sums, mut maxes) = ([0f32; 8], [0f32; 8]);
-            for (chunk, ws) in weight.chunks_exact(8).enumerate() {
-                let lane = bits >> (8 * chunk);
+            for ws in free_weight.chunks_exact(8) {
                 for (k, &w) in ws.iter().enumerate() {
-                    let w = w * (lane >> k & 1) as f32;
                     sums[k] += w;
                     maxes[k] = maxes[k].max(w);
                 }
@@ -268,18 +303,32 @@ impl Evidence {
             let most = maxes.iter().fold(0f32, |a, &b| a.max(b));
             let scale = slots / total.max(f32::MIN_POSITIVE);
             if most * scale < 1.0 {
-                for (j, (p, &w)) in prob[2..66].iter_mut().zip(weight).enumerate() {
-                    *p += w * scale * (bits >> j & 1) as f32;
+                // Only free cards change (each from 0 to its scaled weight).
+                for (c, (ps, ws)) in prob[2..66]
+                    .chunks_exact_mut(8)
+                    .zip(weight.chunks_exact(8))
+                    .enumerate()
+                {
+                    let keep = byte_mask((bits >> (8 * c)) as u32);
+                    for k in 0..8 {
+                        let scaled = (ws[k] * scale).to_bits();
+                        ps[k] = f32::from_bits(scaled & keep[k] | ps[k].to_bits() & !keep[k]);
+                    }
                 }
                 break;
             }
-            let capped: CardSet = free
-                .iter()
-                .filter(|c| weight[c.bit() as usize] * scale >= 1.0)
-                .collect();
-            for c in capped {
-                prob[slot(c)] = 1.0;
+            // The free cards whose scaled weight reaches 1 (the others read
+            // 0 × scale, which is below 1).
+            let mut capped = 0u64;
+            for (c, ws) in free_weight.chunks_exact(8).enumerate() {
+                let mut byte = 0u64;
+                for (k, &w) in ws.iter().enumerate() {
+                    byte |= u64::from(w * scale >= 1.0) << k;
+                }
+                capped |= byte << (8 * c);
             }
+            let capped = CardSet::from_bits_truncate(capped);
+            for_bits(capped, |j| prob[j + 2] = 1.0);
             slots -= capped.len() as f32;
             free -= capped;
         }
@@ -382,31 +431,12 @@ impl Knowledge {
     /// longer run. Cards seen elsewhere (probability 0) make no pair.
     #[must_use]
     pub fn meld_chance(&self, card: Card) -> f32 {
-        self.meld_chance_at(slot(card))
+        meld_chance_at(&self.prob, slot(card))
     }
 
-    /// [`Knowledge::meld_chance`] of the card in slot `i`.
-    fn meld_chance_at(&self, i: usize) -> f32 {
-        let p = &self.prob;
-        let (m2, m1, p1, p2) = (p[i - 2], p[i - 1], p[i + 1], p[i + 2]);
-        // The other cards of the rank are 16 slots apart.
-        let first = 2 + (i - 2) % 16;
-        let mut same = [0f32; 3];
-        let mut n = 0;
-        for j in [first, first + 16, first + 32, first + 48] {
-            if j != i {
-                same[n] = p[j];
-                n += 1;
-            }
-        }
-        let [a, b, c] = same;
-        let none = (1.0 - m2 * m1)
-            * (1.0 - m1 * p1)
-            * (1.0 - p1 * p2)
-            * (1.0 - a * b)
-            * (1.0 - a * c)
-            * (1.0 - b * c);
-        1.0 - none
+    /// [`Knowledge::meld_chance`] of the card at `bit` of a [`CardSet`].
+    pub(super) fn meld_chance_of_bit(&self, bit: u32) -> f32 {
+        meld_chance_at(&self.prob, bit as usize + 2)
     }
 
     /// Σ `f(slot, rank index)` over the cards of `set`.
@@ -426,10 +456,52 @@ impl Knowledge {
     /// factor being the chance the card is not in a meld.
     #[must_use]
     pub fn opponent_deadwood(&self) -> f32 {
-        Knowledge::sum_over(self.held | self.unknown, |i, rank| {
-            let value = (rank + 1).min(10) as f32;
-            self.prob[i] * value * (1.0 - self.meld_chance_at(i))
-        })
+        // Every slot outside `held | unknown` has probability 0, so its term
+        // is +0 and adding it changes nothing: summing all slots in bit
+        // order gives the sum over those cards bit for bit.
+        self.deadwood_terms()
+            .iter()
+            .fold(0.0, |total, &t| total + t)
+    }
+
+    /// Whether `opponent_deadwood() − deadwood ≥ need`, the same answer as
+    /// that expression, usually without its 64 dependent additions.
+    ///
+    /// The terms are first summed in eight independent lanes. Both that sum
+    /// and the sequential one are within 64 × 2⁻²⁴ of the exact sum of the
+    /// (non-negative) terms, relative to it, so when the lane sum clears the
+    /// bar by more than 10⁻⁴ of itself plus 10⁻³ both sides agree; only
+    /// closer calls run the sequential sum.
+    #[must_use]
+    pub fn opponent_deadwood_reaches(&self, deadwood: f32, need: f32) -> bool {
+        let terms = self.deadwood_terms();
+        let mut lanes = [0f32; 8];
+        for chunk in terms.chunks_exact(8) {
+            for (lane, &t) in lanes.iter_mut().zip(chunk) {
+                *lane += t;
+            }
+        }
+        let approx: f32 = lanes.iter().sum();
+        let clearance = approx - deadwood - need;
+        let tolerance = approx * 1e-4 + 1e-3;
+        if clearance >= tolerance {
+            true
+        } else if clearance <= -tolerance {
+            false
+        } else {
+            terms.iter().fold(0.0, |total, &t| total + t) - deadwood >= need
+        }
+    }
+
+    /// The terms of [`Knowledge::opponent_deadwood`] by card bit (0 for the
+    /// cards the opponent cannot hold and the unused slots).
+    fn deadwood_terms(&self) -> [f32; 64] {
+        let chance = meld_chances(&self.prob);
+        let mut terms = [0f32; 64];
+        for (j, t) in terms.iter_mut().enumerate() {
+            *t = self.prob[j + 2] * SLOT_VALUE[j] * (1.0 - chance[j]);
+        }
+        terms
     }
 
     /// The live outs of a 10-card `hand`: over the unknown cards that would
@@ -441,6 +513,87 @@ impl Knowledge {
         Knowledge::sum_over(joiners(hand) & self.unknown, |i, _| 1.0 - self.prob[i])
     }
 }
+
+/// Calls `f` with the bit index of every card of `set`, in bit order
+/// (without building a [`Card`] for each).
+#[inline]
+fn for_bits(set: CardSet, mut f: impl FnMut(usize)) {
+    let mut bits = set.bits();
+    while bits != 0 {
+        f(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
+    }
+}
+
+/// [`Knowledge::meld_chance`] of the card in slot `i`.
+#[inline]
+fn meld_chance_at(p: &[f32; 68], i: usize) -> f32 {
+    // The other cards of the rank, 16 slots apart, in slot order: the `t`-th
+    // other suit is `t`, or `t + 1` from the card's own suit on.
+    let (suit, first) = ((i - 2) / 16, 2 + (i - 2) % 16);
+    let other = |t: usize| p[first + 16 * (t + usize::from(suit <= t))];
+    1.0 - no_pair([
+        p[i - 2],
+        p[i - 1],
+        p[i + 1],
+        p[i + 2],
+        other(0),
+        other(1),
+        other(2),
+    ])
+}
+
+/// The meld chance of every card by bit, from the probabilities by slot
+/// (see [`Knowledge::meld_chance`]): one minus [`no_pair`] of the suit
+/// neighbours and the other cards of the rank. Lane by lane, 16 slots at a
+/// time, so that the loop vectorises; the unused slots get values that are
+/// never read.
+fn meld_chances(p: &[f32; 68]) -> [f32; 64] {
+    let mut out = [0f32; 64];
+    for (suit, lane) in out.chunks_exact_mut(16).enumerate() {
+        let base = 2 + 16 * suit;
+        let near = |d: usize| &p[base + d - 2..base + d + 14];
+        let (m2, m1, p1, p2) = (near(0), near(1), near(3), near(4));
+        // The other cards of the rank, in slot order: the `t`-th other suit
+        // is `t`, or `t + 1` from this suit on.
+        let other = |t: usize| {
+            let start = 2 + 16 * (t + usize::from(suit <= t));
+            &p[start..start + 16]
+        };
+        let (a, b, c) = (other(0), other(1), other(2));
+        for k in 0..16 {
+            lane[k] = 1.0 - no_pair([m2[k], m1[k], p1[k], p2[k], a[k], b[k], c[k]]);
+        }
+    }
+    out
+}
+
+/// The chance that none of the pairs melding with a card is held, from the
+/// probabilities of its suit neighbours −2, −1, +1, +2 and of the other
+/// three cards of its rank (in slot order), cards taken as independent.
+#[inline]
+fn no_pair([m2, m1, p1, p2, a, b, c]: [f32; 7]) -> f32 {
+    (1.0 - m2 * m1)
+        * (1.0 - m1 * p1)
+        * (1.0 - p1 * p2)
+        * (1.0 - a * b)
+        * (1.0 - a * c)
+        * (1.0 - b * c)
+}
+
+/// The deadwood value of the card at each bit (0 in the unused slots).
+const SLOT_VALUE: [f32; 64] = {
+    let mut v = [0f32; 64];
+    let mut j = 0;
+    while j < 64 {
+        let rank = j % 16;
+        if rank < 13 {
+            v[j] = if rank < 10 { (rank + 1) as f32 } else { 10.0 };
+        }
+        j += 1;
+    }
+    v
+};
 
 /// The cards outside `hand` that would be in a meld with cards of `hand`:
 /// the third or fourth card of a rank it holds twice or more, and a card
@@ -578,6 +731,162 @@ mod tests {
                     }
                     let view = hand.view(seat);
                     let p = &mut players[seat.index()];
+                    let action = match view.phase {
+                        Phase::UpcardOffer { .. } => Action::TakeUpcard(p.take_upcard(&view)),
+                        Phase::Draw { .. } | Phase::LastChance { .. } => {
+                            Action::Draw(p.draw(&view))
+                        }
+                        Phase::EndTurn { .. } => Action::EndTurn(p.end_turn(&view)),
+                        Phase::Over => unreachable!("a seat acts only before the end"),
+                    };
+                    hand.apply(seat, action).unwrap();
+                }
+            }
+        }
+        assert!(checked > 5000, "{checked}");
+    }
+
+    /// The model as first written, one card at a time: the probabilities
+    /// (a float multiply by each card's 0/1 bit), [`Knowledge::meld_chance`]
+    /// and [`Knowledge::opponent_deadwood`]. The masked, vectorised and
+    /// tabled versions must give the same bits.
+    mod plain {
+        use super::super::*;
+
+        pub fn prob(e: &Evidence, view: &PlayerView<'_>) -> [f32; 68] {
+            let held = view.opponent_known;
+            let unknown = !(view.hand | e.pile_set | held);
+            let hidden = view.opponent_cards.saturating_sub(held.len());
+            let weight = &e.weight;
+            let mut prob = [0f32; 68];
+            for card in held {
+                prob[slot(card)] = 1.0;
+            }
+            let mut free = unknown;
+            let mut slots = hidden as f32;
+            while !free.is_empty() && slots > 0.0 {
+                let bits = free.bits();
+                let (mut sums, mut maxes) = ([0f32; 8], [0f32; 8]);
+                for (chunk, ws) in weight.chunks_exact(8).enumerate() {
+                    let lane = bits >> (8 * chunk);
+                    for (k, &w) in ws.iter().enumerate() {
+                        let w = w * (lane >> k & 1) as f32;
+                        sums[k] += w;
+                        maxes[k] = maxes[k].max(w);
+                    }
+                }
+                let total: f32 = sums.iter().sum();
+                let most = maxes.iter().fold(0f32, |a, &b| a.max(b));
+                let scale = slots / total.max(f32::MIN_POSITIVE);
+                if most * scale < 1.0 {
+                    for (j, (p, &w)) in prob[2..66].iter_mut().zip(weight).enumerate() {
+                        *p += w * scale * (bits >> j & 1) as f32;
+                    }
+                    break;
+                }
+                let capped: CardSet = free
+                    .iter()
+                    .filter(|c| weight[c.bit() as usize] * scale >= 1.0)
+                    .collect();
+                for c in capped {
+                    prob[slot(c)] = 1.0;
+                }
+                slots -= capped.len() as f32;
+                free -= capped;
+            }
+            prob
+        }
+
+        pub fn meld_chance(p: &[f32; 68], card: Card) -> f32 {
+            let i = slot(card);
+            let (m2, m1, p1, p2) = (p[i - 2], p[i - 1], p[i + 1], p[i + 2]);
+            let first = 2 + (i - 2) % 16;
+            let mut same = [0f32; 3];
+            let mut n = 0;
+            for j in [first, first + 16, first + 32, first + 48] {
+                if j != i {
+                    same[n] = p[j];
+                    n += 1;
+                }
+            }
+            let [a, b, c] = same;
+            let none = (1.0 - m2 * m1)
+                * (1.0 - m1 * p1)
+                * (1.0 - p1 * p2)
+                * (1.0 - a * b)
+                * (1.0 - a * c)
+                * (1.0 - b * c);
+            1.0 - none
+        }
+
+        pub fn opponent_deadwood(k: &Knowledge) -> f32 {
+            let mut total = 0.0;
+            for card in k.held | k.unknown {
+                let value = f32::from(card.value());
+                total += k.prob[slot(card)] * value * (1.0 - meld_chance(&k.prob, card));
+            }
+            total
+        }
+    }
+
+    /// At every decision of played hands (tracker against greedy, three
+    /// rule sets) the knowledge equals the plain model bit for bit.
+    #[test]
+    fn fast_paths_equal_the_plain_model() {
+        use crate::engine::{Phase, Strategy};
+        use crate::strategy::{Greedy, Tracker};
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let mut checked = 0;
+        for rules in [
+            Rules::standard(),
+            Rules::eaai(),
+            Rules::preset("oklahoma").unwrap(),
+        ] {
+            for n in 0..150 {
+                let d = Deck::shuffled(&mut rng);
+                let dealer = if n % 2 == 0 { Seat::A } else { Seat::B };
+                let mut hand = Hand::new(&rules, &d, dealer, [0, 0]).unwrap();
+                let mut a = Tracker::default();
+                let mut b = Greedy::default();
+                while let Some(seat) = hand.phase().seat() {
+                    for s in Seat::ALL {
+                        let view = hand.view(s);
+                        let mut evidence = Evidence::default();
+                        evidence.catch_up(&view);
+                        let k = evidence.knowledge(&view);
+                        assert_eq!(bits(&k.prob), bits(&plain::prob(&evidence, &view)));
+                        for card in Card::all() {
+                            let (fast, slow) =
+                                (k.meld_chance(card), plain::meld_chance(&k.prob, card));
+                            assert_eq!(fast.to_bits(), slow.to_bits(), "{card}");
+                        }
+                        let dw = k.opponent_deadwood();
+                        assert_eq!(dw.to_bits(), plain::opponent_deadwood(&k).to_bits());
+                        // The knock test at bars around the estimate, down
+                        // to the last bits.
+                        for deadwood in [0.0, 1.0, 7.0, 10.0] {
+                            let exact = dw - deadwood;
+                            let near = [-1.0, -1e-3, -1e-5, 0.0, 1e-5, 1e-3, 1.0]
+                                .map(|d| exact + d)
+                                .into_iter()
+                                .chain([exact.next_down(), exact.next_up(), 15.0, 45.0]);
+                            for need in near {
+                                assert_eq!(
+                                    k.opponent_deadwood_reaches(deadwood, need),
+                                    dw - deadwood >= need,
+                                    "{dw} {deadwood} {need}"
+                                );
+                            }
+                        }
+                        checked += 1;
+                    }
+                    let view = hand.view(seat);
+                    let p: &mut dyn Strategy = match seat {
+                        Seat::A => &mut a,
+                        Seat::B => &mut b,
+                    };
                     let action = match view.phase {
                         Phase::UpcardOffer { .. } => Action::TakeUpcard(p.take_upcard(&view)),
                         Phase::Draw { .. } | Phase::LastChance { .. } => {
