@@ -81,6 +81,9 @@ pub struct Violation {
 /// What a check found.
 #[derive(Clone, Debug, Default)]
 pub struct CheckReport {
+    /// Why the bot could not be started or its log opened (not a protocol
+    /// violation: the command or the folder is wrong).
+    pub start_error: Option<crate::strategy::BotError>,
     /// The bot's name from its `hello`, if the handshake worked.
     pub name: Option<String>,
     /// Scenarios played, with the bot's decision count in each.
@@ -427,11 +430,15 @@ pub fn check_bot(
     let mut report = CheckReport::default();
     match bot.warm_up() {
         Ok(hello) => report.name = Some(hello.name),
-        Err(e) => {
+        Err(e @ crate::strategy::BotError::Handshake { .. }) => {
             report.violations.push(Violation {
                 scenario: "handshake".into(),
                 detail: e.to_string(),
             });
+            return report;
+        }
+        Err(e) => {
+            report.start_error = Some(e);
             return report;
         }
     }

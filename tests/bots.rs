@@ -79,7 +79,7 @@ fn check_bot_reports_each_violation_with_the_lines() {
         .args(["check-bot", "--", "./no/such/bot"])
         .assert()
         .code(2)
-        .stderr(contains("no such program"));
+        .stderr(contains("cannot start bot `./no/such/bot`"));
     ginlab()
         .args(["check-bot", "--", "no-such-bot-program"])
         .assert()

@@ -39,13 +39,6 @@ pub fn run(args: CheckBotArgs) -> Result<(), Failure> {
             }
         };
     }
-    // A program that does not exist is bad input, not a finding about a bot.
-    let program = &spec.command[0];
-    if program.contains('/') && !std::path::Path::new(program).exists() {
-        return Err(Failure::input(format!(
-            "check-bot: no such program `{program}`"
-        )));
-    }
     let command = spec.command_line();
     let log_dir = ginlab::strategy::Bot::new(spec.clone())
         .log_dir()
@@ -55,11 +48,9 @@ pub fn run(args: CheckBotArgs) -> Result<(), Failure> {
         Ok(decisions) => eprintln!("  ok    {name} ({decisions} decisions)"),
         Err(_) => eprintln!("  FAIL  {name}"),
     });
-    if let Some(v) = report.violations.first()
-        && v.scenario == "handshake"
-        && v.detail.starts_with("cannot start bot")
-    {
-        return Err(Failure::input(format!("check-bot: {}", v.detail)));
+    // A command that cannot start is bad input, not a finding about a bot.
+    if let Some(e) = &report.start_error {
+        return Err(Failure::input(format!("check-bot: {e}")));
     }
     let text = render(&report, &command, &log_dir.display().to_string());
     write_stdout(text.as_bytes())?;

@@ -583,20 +583,15 @@ impl External {
             let request = protocol::decide(id, view, &legal);
             process.send(request.clone());
             let timeout = Duration::from_millis(self.bot.spec.timeout_ms);
-            let answer = process.receive(timeout).and_then(|line| {
-                protocol::read_move(&line, id, &legal)
-                    .map_err(|e| format!("{e}\n  request: {request}\n  reply:   {line}"))
-            });
+            // Every failure names the request; a bad line also shows the reply.
+            let answer = match process.receive(timeout) {
+                Ok(line) => protocol::read_move(&line, id, &legal)
+                    .map_err(|e| format!("{e}\n  request: {request}\n  reply:   {line}")),
+                Err(why) => Err(format!("{why}\n  request: {request}")),
+            };
             match answer {
                 Ok(mv) => return mv,
-                Err(reason) => {
-                    let reason = if reason.contains("\n  request: ") {
-                        reason
-                    } else {
-                        format!("{reason}\n  request: {request}")
-                    };
-                    self.fail(reason);
-                }
+                Err(reason) => self.fail(reason),
             }
         }
         legal[0]
