@@ -198,16 +198,24 @@ impl Tracker {
         let limit = best.deadwood.saturating_add(self.slack);
         // Removing a card lowers the deadwood by at most its value, so cards
         // worth less than `all − limit` leave more than the limit.
-        let least = meld::deadwood(view.hand).saturating_sub(limit);
+        let all = meld::deadwood(view.hand);
+        let least = all.saturating_sub(limit);
         let mut candidates =
             (legal_discards(view).without(best.card) & worth_at_least(least)).bits();
+        // A card in no meld of the hand leaves exactly `all` minus its
+        // value (see `meld::meldable`): no solve needed.
+        let meldable = meld::meldable(view.hand).bits();
         // (card bit, extra, deadwood left); `None` until the knowledge is read.
         let mut choice: Option<(u32, f32, f32)> = None;
         // Highest card first, as greedy's tie-break.
         while candidates != 0 {
             let bit = 63 - candidates.leading_zeros();
             candidates &= !(1 << bit);
-            let left = meld::deadwood(CardSet::from_bits_truncate(hand & !(1 << bit)));
+            let left = if meldable >> bit & 1 == 0 {
+                all - bit_value(bit)
+            } else {
+                meld::deadwood(CardSet::from_bits_truncate(hand & !(1 << bit)))
+            };
             if left > limit {
                 continue;
             }
@@ -229,6 +237,11 @@ impl Tracker {
             Card::from_bit(bit).expect("a card of the hand")
         })
     }
+}
+
+/// The deadwood value of the card at `bit` of a [`CardSet`].
+fn bit_value(bit: u32) -> u8 {
+    (bit % 16 + 1).min(10) as u8
 }
 
 /// The cards whose deadwood value is at least `least`.
