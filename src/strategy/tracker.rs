@@ -198,13 +198,18 @@ impl Tracker {
         let limit = best.deadwood.saturating_add(self.slack);
         // Removing a card lowers the deadwood by at most its value, so cards
         // worth less than `all − limit` leave more than the limit.
-        let all = meld::deadwood(view.hand);
+        // A card in no meld of the hand leaves exactly the hand's deadwood
+        // minus its value (see `meld::meldable`): no solve needed, for the
+        // best card (usually) nor for the candidates below.
+        let meldable = meld::meldable(view.hand).bits();
+        let all = if meldable >> best.card.bit() & 1 == 0 {
+            best.deadwood + best.card.value()
+        } else {
+            meld::deadwood(view.hand)
+        };
         let least = all.saturating_sub(limit);
         let mut candidates =
             (legal_discards(view).without(best.card) & worth_at_least(least)).bits();
-        // A card in no meld of the hand leaves exactly `all` minus its
-        // value (see `meld::meldable`): no solve needed.
-        let meldable = meld::meldable(view.hand).bits();
         // (card bit, extra, deadwood left); `None` until the knowledge is read.
         let mut choice: Option<(u32, f32, f32)> = None;
         // Highest card first, as greedy's tie-break.
