@@ -155,6 +155,28 @@ fn check_hand(cards: &[Card]) -> Result<(), TestCaseError> {
         "big gin of {}",
         hand
     );
+    // A card outside `meldable` is deadwood in every arrangement; a card in
+    // it has a meld within the hand.
+    let meldable = meld::meldable(hand);
+    for &card in cards {
+        let rest = hand.without(card);
+        if meldable.contains(card) {
+            prop_assert!(
+                ginlab::strategy::joins_meld(rest, card),
+                "{} has no meld in {}",
+                card,
+                hand
+            );
+        } else {
+            prop_assert_eq!(
+                u32::from(meld::deadwood(rest)),
+                min - u32::from(card.value()),
+                "removing unmeldable {} from {}",
+                card,
+                hand
+            );
+        }
+    }
     let (card, dw) = oracle::best_discard(cards);
     let fast = meld::best_discard(hand).expect("a non-empty hand has a discard");
     prop_assert_eq!(

@@ -66,7 +66,7 @@ use std::fmt;
 use crate::cards::CardSet;
 
 pub use layoff::{Showdown, ShowdownError, defender_reply, showdown, showdown_with};
-pub use solve::{Discard, best_arrangement, best_discard, deadwood, is_big_gin};
+pub use solve::{Discard, best_arrangement, best_discard, deadwood, is_big_gin, meldable};
 pub use text::{HandSpec, ParseArrangementError};
 
 /// Every card of one rank: bit `r` of each lane.

@@ -127,6 +127,25 @@ pub fn deadwood(hand: CardSet) -> u8 {
     best as u8
 }
 
+/// The cards of `hand` that are in some meld made of cards of `hand`: a
+/// rank held three or more times, or a run pattern in the suit (two cards
+/// below, one each side, or two above).
+///
+/// Every other card is deadwood in every arrangement, so removing it lowers
+/// the minimum deadwood by exactly its value: `deadwood(hand − c) ==
+/// deadwood(hand) − value(c)` for `c` in `hand` but not in `meldable(hand)`.
+///
+/// ```
+/// use ginlab::{CardSet, meld};
+/// let hand: CardSet = "AS 2S 3S 7H 7D 7C KC JC 5H".parse().unwrap();
+/// assert_eq!(meld::meldable(hand), "AS 2S 3S 7H 7D 7C".parse().unwrap());
+/// ```
+pub fn meldable(hand: CardSet) -> CardSet {
+    let bits = hand.bits();
+    let sets = bits & (u64::from(set_ranks(bits)) * RANK_STRIDE);
+    CardSet::from_bits_truncate(runnable(bits) | sets)
+}
+
 /// An arrangement of `hand` with minimum deadwood, chosen by the tie-break
 /// in [the `meld` module](crate::meld#tie-breaks).
 pub fn best_arrangement(hand: CardSet) -> Arrangement {

@@ -164,24 +164,6 @@ impl Default for Evidence {
     }
 }
 
-/// `weight` in the slots whose bit is in `bits`, 0 in the others: the
-/// same values as `w × bit` (weights are finite and positive) without
-/// converting each bit to a float.
-fn masked(weight: &[f32; 64], bits: u64) -> [f32; 64] {
-    let mut out = [0f32; 64];
-    for (c, (o, w)) in out
-        .chunks_exact_mut(8)
-        .zip(weight.chunks_exact(8))
-        .enumerate()
-    {
-        let keep = byte_mask((bits >> (8 * c)) as u32);
-        for k in 0..8 {
-            o[k] = f32::from_bits(w[k].to_bits() & keep[k]);
-        }
-    }
-    out
-}
-
 /// All ones in lane `k` where bit `k` of `byte` is set, else 0: a compare
 /// against constant bits, which vectorises where a shift by `k` does not.
 #[inline]
@@ -291,10 +273,11 @@ impl Evidence {
             // Eight independent partial sums (slot j goes to j mod 8), so the
             // loop vectorises; the order is fixed, so results are too.
             let bits = free.bits();
-            let free_weight = masked(weight, bits);
             let (mut sums, mut maxes) = ([0f32; 8], [0f32; 8]);
-            for ws in free_weight.chunks_exact(8) {
-                for (k, &w) in ws.iter().enumerate() {
+            for (c, ws) in weight.chunks_exact(8).enumerate() {
+                let keep = byte_mask((bits >> (8 * c)) as u32);
+                for k in 0..8 {
+                    let w = f32::from_bits(ws[k].to_bits() & keep[k]);
                     sums[k] += w;
                     maxes[k] = maxes[k].max(w);
                 }
@@ -317,16 +300,9 @@ impl Evidence {
                 }
                 break;
             }
-            // The free cards whose scaled weight reaches 1 (the others read
-            // 0 × scale, which is below 1).
+            // The free cards whose scaled weight reaches 1.
             let mut capped = 0u64;
-            for (c, ws) in free_weight.chunks_exact(8).enumerate() {
-                let mut byte = 0u64;
-                for (k, &w) in ws.iter().enumerate() {
-                    byte |= u64::from(w * scale >= 1.0) << k;
-                }
-                capped |= byte << (8 * c);
-            }
+            for_bits(free, |j| capped |= u64::from(weight[j] * scale >= 1.0) << j);
             let capped = CardSet::from_bits_truncate(capped);
             for_bits(capped, |j| prob[j + 2] = 1.0);
             slots -= capped.len() as f32;

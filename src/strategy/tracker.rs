@@ -198,7 +198,16 @@ impl Tracker {
         let limit = best.deadwood.saturating_add(self.slack);
         // Removing a card lowers the deadwood by at most its value, so cards
         // worth less than `all − limit` leave more than the limit.
-        let least = meld::deadwood(view.hand).saturating_sub(limit);
+        // A card in no meld of the hand leaves exactly the hand's deadwood
+        // minus its value (see `meld::meldable`): no solve needed, for the
+        // best card (usually) nor for the candidates below.
+        let meldable = meld::meldable(view.hand).bits();
+        let all = if meldable >> best.card.bit() & 1 == 0 {
+            best.deadwood + best.card.value()
+        } else {
+            meld::deadwood(view.hand)
+        };
+        let least = all.saturating_sub(limit);
         let mut candidates =
             (legal_discards(view).without(best.card) & worth_at_least(least)).bits();
         // (card bit, extra, deadwood left); `None` until the knowledge is read.
@@ -207,7 +216,11 @@ impl Tracker {
         while candidates != 0 {
             let bit = 63 - candidates.leading_zeros();
             candidates &= !(1 << bit);
-            let left = meld::deadwood(CardSet::from_bits_truncate(hand & !(1 << bit)));
+            let left = if meldable >> bit & 1 == 0 {
+                all - bit_value(bit)
+            } else {
+                meld::deadwood(CardSet::from_bits_truncate(hand & !(1 << bit)))
+            };
             if left > limit {
                 continue;
             }
@@ -229,6 +242,11 @@ impl Tracker {
             Card::from_bit(bit).expect("a card of the hand")
         })
     }
+}
+
+/// The deadwood value of the card at `bit` of a [`CardSet`].
+fn bit_value(bit: u32) -> u8 {
+    (bit % 16 + 1).min(10) as u8
 }
 
 /// The cards whose deadwood value is at least `least`.
