@@ -100,14 +100,59 @@ fn frame(out: &mut String, title: &str, x_label: &str, y_label: &str) {
     .unwrap();
 }
 
+/// How x values are placed along the axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum XScale {
+    Linear,
+    /// Equal distances for equal ratios, ticks at powers of two.
+    Log2,
+}
+
+impl XScale {
+    /// Log2 for positive values that grow by at least half at every step
+    /// and span a factor of 16 or more (4, 16, 64, 256 worlds); otherwise
+    /// linear, so a sweep over 0..=10 keeps its plain axis.
+    fn of(xs: &[f64]) -> XScale {
+        let geometric = xs.windows(2).all(|w| w[0] > 0.0 && w[1] >= 1.5 * w[0]);
+        match (xs.first(), xs.last()) {
+            (Some(&lo), Some(&hi)) if geometric && lo > 0.0 && hi >= 16.0 * lo => XScale::Log2,
+            _ => XScale::Linear,
+        }
+    }
+
+    fn map(self, x: f64) -> f64 {
+        match self {
+            XScale::Linear => x,
+            XScale::Log2 => x.log2(),
+        }
+    }
+
+    /// Tick values (in data units) covering `lo..=hi`.
+    fn ticks(self, lo: f64, hi: f64) -> Vec<f64> {
+        match self {
+            XScale::Linear => ticks(lo, hi),
+            XScale::Log2 => {
+                let (a, b) = (lo.log2().ceil() as i32, hi.log2().floor() as i32);
+                // At most nine labels: every k-th power.
+                let every = ((b - a + 7) / 8).max(1);
+                (a..=b)
+                    .filter(|k| (k - a) % every == 0)
+                    .map(|k| 2f64.powi(k))
+                    .collect()
+            }
+        }
+    }
+}
+
 /// Axes with ticks; returns the value-to-pixel maps.
 fn axes(
     out: &mut String,
-    (x0, x1): (f64, f64),
+    (x0, x1, scale): (f64, f64, XScale),
     (y0, y1): (f64, f64),
 ) -> (impl Fn(f64) -> f64 + use<>, impl Fn(f64) -> f64 + use<>) {
     let (px0, px1, py0, py1) = (LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, TOP);
-    let xs = move |x: f64| px0 + (x - x0) / (x1 - x0).max(1e-12) * (px1 - px0);
+    let (m0, m1) = (scale.map(x0), scale.map(x1));
+    let xs = move |x: f64| px0 + (scale.map(x) - m0) / (m1 - m0).max(1e-12) * (px1 - px0);
     let ys = move |y: f64| py0 + (y - y0) / (y1 - y0).max(1e-12) * (py1 - py0);
     writeln!(out, r##"<g stroke="#999" stroke-width="1">"##).unwrap();
     writeln!(
@@ -129,7 +174,7 @@ fn axes(
     )
     .unwrap();
     writeln!(out, "</g>").unwrap();
-    for t in ticks(x0, x1) {
+    for t in scale.ticks(x0, x1) {
         writeln!(
             out,
             r#"<text x="{}" y="{}" text-anchor="middle">{t}</text>"#,
@@ -161,7 +206,9 @@ fn axes(
 
 /// A line chart: each series as a line through its estimates over a shaded
 /// band from `lo` to `hi`; `reference` draws a dashed horizontal line (e.g.
-/// 0.5 for an even match).
+/// 0.5 for an even match). When every series' x values grow geometrically
+/// (see [`XScale::of`]) the x axis is logarithmic, ticks at powers of two,
+/// and its label says so.
 #[must_use]
 pub fn line_chart(
     title: &str,
@@ -182,9 +229,22 @@ pub fn line_chart(
         (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
     }
     let pad = (y1 - y0).max(1e-6) * 0.08;
+    let scale = if !series.is_empty()
+        && series.iter().all(|s| {
+            let x: Vec<f64> = s.points.iter().map(|p| p.x).collect();
+            XScale::of(&x) == XScale::Log2
+        }) {
+        XScale::Log2
+    } else {
+        XScale::Linear
+    };
+    let x_label = match scale {
+        XScale::Linear => x_label.to_owned(),
+        XScale::Log2 => format!("{x_label} (log scale)"),
+    };
     let mut out = String::new();
-    frame(&mut out, title, x_label, y_label);
-    let (xs, ys) = axes(&mut out, (x0, x1), (y0 - pad, y1 + pad));
+    frame(&mut out, title, &x_label, y_label);
+    let (xs, ys) = axes(&mut out, (x0, x1, scale), (y0 - pad, y1 + pad));
     if let Some(r) = reference {
         writeln!(
             out,
@@ -281,7 +341,7 @@ pub fn histogram(title: &str, x_label: &str, counts: &[(i64, u64)]) -> String {
     frame(&mut out, title, x_label, "share");
     let (xs, ys) = axes(
         &mut out,
-        (x0 as f64 - 0.5, x1 as f64 + 0.5),
+        (x0 as f64 - 0.5, x1 as f64 + 0.5, XScale::Linear),
         (0.0, top * 1.05),
     );
     let width = (xs(1.0) - xs(0.0)).max(0.5);
@@ -316,6 +376,81 @@ mod tests {
     fn ticks_are_round() {
         assert_eq!(ticks(0.0, 10.0), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
         assert_eq!(ticks(0.45, 0.55), vec![0.46, 0.48, 0.5, 0.52, 0.54]);
+    }
+
+    fn series(xs: &[f64]) -> Series {
+        Series {
+            label: "s".into(),
+            points: xs
+                .iter()
+                .map(|&x| Point {
+                    x,
+                    y: 0.6,
+                    lo: 0.55,
+                    hi: 0.65,
+                })
+                .collect(),
+        }
+    }
+
+    /// The x pixel of every point marker, in order.
+    fn marker_xs(svg: &str) -> Vec<f64> {
+        svg.lines()
+            .filter_map(|l| l.strip_prefix("<circle cx=\""))
+            .map(|l| l.split('"').next().unwrap().parse().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn geometric_sweeps_get_a_log_axis() {
+        assert_eq!(
+            XScale::of(&[4.0, 16.0, 32.0, 64.0, 128.0, 256.0]),
+            XScale::Log2
+        );
+        assert_eq!(XScale::of(&[1.0, 2.0, 4.0, 8.0, 16.0]), XScale::Log2);
+        // Zero, even steps, or a small span: linear.
+        assert_eq!(XScale::of(&[0.0, 1.0, 2.0, 4.0, 8.0, 16.0]), XScale::Linear);
+        assert_eq!(XScale::of(&[1.0, 2.0, 3.0, 4.0, 32.0]), XScale::Linear);
+        assert_eq!(XScale::of(&[2.0, 4.0, 8.0]), XScale::Linear);
+        assert_eq!(XScale::of(&[]), XScale::Linear);
+
+        let svg = line_chart(
+            "t",
+            "samples",
+            "y",
+            &[series(&[4.0, 16.0, 64.0, 256.0])],
+            None,
+        );
+        assert!(svg.contains(">samples (log scale)<"));
+        // Each point is a factor 4 from the last: equal steps in pixels.
+        let x = marker_xs(&svg);
+        let steps: Vec<f64> = x.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(
+            steps.iter().all(|d| (d - steps[0]).abs() < 0.02),
+            "{steps:?}"
+        );
+        for t in [4, 8, 16, 32, 64, 128, 256] {
+            assert!(svg.contains(&format!(">{t}</text>")), "tick {t}");
+        }
+        // A linear sweep keeps its axis and proportional spacing.
+        let svg = line_chart("t", "knock_at", "y", &[series(&[0.0, 5.0, 10.0])], None);
+        assert!(svg.contains(">knock_at<"));
+        let x = marker_xs(&svg);
+        assert!((x[1] - x[0] - (x[2] - x[1])).abs() < 0.02);
+    }
+
+    #[test]
+    fn log_ticks_are_thinned_to_nine_at_most() {
+        let t = XScale::Log2.ticks(1.0, 65536.0);
+        assert_eq!(t.first(), Some(&1.0));
+        assert!(
+            t.len() <= 9 && t.windows(2).all(|w| w[1] == 4.0 * w[0]),
+            "{t:?}"
+        );
+        assert_eq!(
+            XScale::Log2.ticks(3.0, 100.0),
+            vec![4.0, 8.0, 16.0, 32.0, 64.0]
+        );
     }
 
     #[test]
