@@ -206,9 +206,9 @@ fn axes(
 
 /// A line chart: each series as a line through its estimates over a shaded
 /// band from `lo` to `hi`; `reference` draws a dashed horizontal line (e.g.
-/// 0.5 for an even match). When every series' x values grow geometrically
-/// (see [`XScale::of`]) the x axis is logarithmic, ticks at powers of two,
-/// and its label says so.
+/// 0.5 for an even match). When every series' x values are positive, grow
+/// by at least half at every step and span a factor of 16 or more, the x
+/// axis is logarithmic, ticks at powers of two, and its label says so.
 #[must_use]
 pub fn line_chart(
     title: &str,
