@@ -13,7 +13,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ginlab::engine::{Action, Deck, Hand, HandOutcome, Phase, Seat};
+use ginlab::engine::{Deck, Hand, HandOutcome, Phase, Seat, ask};
 use ginlab::rules::Rules;
 use ginlab::strategy::Profile;
 use ginlab::{Card, CardSet, meld};
@@ -50,18 +50,12 @@ fn played(seed: u64, mut visit: impl FnMut(Seen) -> bool) {
         let mut hand = Hand::new(&rules, &deck, Seat::ALL[deal % 2], [0, 0]).unwrap();
         while let Some(seat) = hand.phase().seat() {
             let view = hand.view(seat);
-            let player = &mut players[seat.index()];
-            let action = match view.phase {
-                Phase::UpcardOffer { .. } => Action::TakeUpcard(player.take_upcard(&view)),
-                Phase::Draw { .. } | Phase::LastChance { .. } => Action::Draw(player.draw(&view)),
-                Phase::EndTurn { .. } => {
-                    if !visit(Seen::Turn(view.hand)) {
-                        return;
-                    }
-                    Action::EndTurn(player.end_turn(&view))
-                }
-                Phase::Over => unreachable!(),
-            };
+            if let Phase::EndTurn { .. } = view.phase
+                && !visit(Seen::Turn(view.hand))
+            {
+                return;
+            }
+            let action = ask(players[seat.index()].as_mut(), &view);
             hand.apply(seat, action).unwrap();
         }
         if let Some(HandOutcome::Showdown { showdown, .. }) = hand.outcome()

@@ -4,7 +4,7 @@
 //! hidden cards change but everything its player saw stays the same.
 
 use ginlab::engine::{
-    Action, Deck, DrawSource, Hand, Phase, PlayerView, Seat, Strategy, TurnEnd, WorldError,
+    Action, Deck, DrawSource, Hand, Phase, PlayerView, Seat, Strategy, TurnEnd, WorldError, ask,
     play_hand_inspected,
 };
 use ginlab::rules::{PRESETS, Rules};
@@ -190,13 +190,7 @@ fn decisions_against_script(rules: &Rules, deck: &Deck, profile: &Profile) -> Ve
             break;
         }
         let action = if seat == Seat::A {
-            let view = hand.view(Seat::A);
-            match view.phase {
-                Phase::UpcardOffer { .. } => Action::TakeUpcard(a.take_upcard(&view)),
-                Phase::Draw { .. } | Phase::LastChance { .. } => Action::Draw(a.draw(&view)),
-                Phase::EndTurn { .. } => Action::EndTurn(a.end_turn(&view)),
-                Phase::Over => unreachable!(),
-            }
+            ask(a.as_mut(), &hand.view(Seat::A))
         } else {
             match hand.phase() {
                 Phase::UpcardOffer { .. } => Action::TakeUpcard(false),

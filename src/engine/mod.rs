@@ -24,7 +24,7 @@ pub use multi::{
     round_score, team_of,
 };
 pub use player::{
-    EngineError, Strategy, big_gin_legal, legal_discards, pile_allowed, play_hand,
+    EngineError, Strategy, ask, big_gin_legal, legal_discards, pile_allowed, play_hand,
     play_hand_inspected, turn_end,
 };
 pub use score::{HandEnd, HandScore, Side, score_showdown};

@@ -98,6 +98,20 @@ pub fn play_hand(
     play_hand_inspected(hand, players, |_| {})
 }
 
+/// The action `player` answers in `view`: the method its phase asks for.
+///
+/// # Panics
+/// If the hand is over (nobody decides then).
+#[inline]
+pub fn ask(player: &mut dyn Strategy, view: &PlayerView<'_>) -> Action {
+    match view.phase {
+        Phase::UpcardOffer { .. } => Action::TakeUpcard(player.take_upcard(view)),
+        Phase::Draw { .. } | Phase::LastChance { .. } => Action::Draw(player.draw(view)),
+        Phase::EndTurn { .. } => Action::EndTurn(player.end_turn(view)),
+        Phase::Over => unreachable!("nobody decides once the hand is over"),
+    }
+}
+
 /// [`play_hand`], calling `inspect` with the hand after every applied
 /// action (for invariant checks and tracing).
 ///
@@ -116,13 +130,7 @@ pub fn play_hand_inspected(
     let observers = [players[0].observes(), players[1].observes()];
     while let Some(seat) = hand.phase().seat() {
         let player = &mut players[seat.index()];
-        let view = hand.view(seat);
-        let action = match view.phase {
-            Phase::UpcardOffer { .. } => Action::TakeUpcard(player.take_upcard(&view)),
-            Phase::Draw { .. } | Phase::LastChance { .. } => Action::Draw(player.draw(&view)),
-            Phase::EndTurn { .. } => Action::EndTurn(player.end_turn(&view)),
-            Phase::Over => unreachable!("a seat acts only before the end"),
-        };
+        let action = ask(*player, &hand.view(seat));
         if let Some(reason) = player.forfeit() {
             return Err(EngineError::Forfeit {
                 seat,

@@ -684,7 +684,6 @@ mod tests {
     /// its unknown cards are the view's unseen ones.
     #[test]
     fn incremental_equals_from_view() {
-        use crate::engine::{Phase, Strategy};
         use crate::strategy::Greedy;
         use rand::SeedableRng;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
@@ -707,14 +706,7 @@ mod tests {
                     }
                     let view = hand.view(seat);
                     let p = &mut players[seat.index()];
-                    let action = match view.phase {
-                        Phase::UpcardOffer { .. } => Action::TakeUpcard(p.take_upcard(&view)),
-                        Phase::Draw { .. } | Phase::LastChance { .. } => {
-                            Action::Draw(p.draw(&view))
-                        }
-                        Phase::EndTurn { .. } => Action::EndTurn(p.end_turn(&view)),
-                        Phase::Over => unreachable!("a seat acts only before the end"),
-                    };
+                    let action = crate::engine::ask(p, &view);
                     hand.apply(seat, action).unwrap();
                 }
             }
@@ -809,7 +801,7 @@ mod tests {
     /// rule sets) the knowledge equals the plain model bit for bit.
     #[test]
     fn fast_paths_equal_the_plain_model() {
-        use crate::engine::{Phase, Strategy};
+        use crate::engine::Strategy;
         use crate::strategy::{Greedy, Tracker};
         use rand::SeedableRng;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
@@ -863,14 +855,7 @@ mod tests {
                         Seat::A => &mut a,
                         Seat::B => &mut b,
                     };
-                    let action = match view.phase {
-                        Phase::UpcardOffer { .. } => Action::TakeUpcard(p.take_upcard(&view)),
-                        Phase::Draw { .. } | Phase::LastChance { .. } => {
-                            Action::Draw(p.draw(&view))
-                        }
-                        Phase::EndTurn { .. } => Action::EndTurn(p.end_turn(&view)),
-                        Phase::Over => unreachable!("a seat acts only before the end"),
-                    };
+                    let action = crate::engine::ask(p, &view);
                     hand.apply(seat, action).unwrap();
                 }
             }

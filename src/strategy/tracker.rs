@@ -348,14 +348,7 @@ mod tests {
                     Seat::A => &mut tracker,
                     Seat::B => &mut greedy,
                 };
-                let action = match view.phase {
-                    Phase::UpcardOffer { .. } => Action::TakeUpcard(player.take_upcard(&view)),
-                    Phase::Draw { .. } | Phase::LastChance { .. } => {
-                        Action::Draw(player.draw(&view))
-                    }
-                    Phase::EndTurn { .. } => Action::EndTurn(player.end_turn(&view)),
-                    Phase::Over => unreachable!("a seat acts only before the end"),
-                };
+                let action = crate::engine::ask(player, &view);
                 hand.apply(seat, action).unwrap();
             }
         }

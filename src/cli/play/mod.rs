@@ -18,7 +18,7 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use clap::Args;
 use ginlab::engine::{
     Action, Deck, DrawSource, GameResult, Hand, HandOutcome, Phase, PlayerView, Seat, Strategy,
-    Tally, next_dealer,
+    Tally, ask, next_dealer,
 };
 use ginlab::rules::Rules;
 use ginlab::sim::{Stream, seed_for};
@@ -127,16 +127,6 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     }
 }
 
-/// The opponent's answer to its decision in `view`.
-fn decide(strategy: &mut dyn Strategy, view: &PlayerView<'_>) -> Action {
-    match view.phase {
-        Phase::UpcardOffer { .. } => Action::TakeUpcard(strategy.take_upcard(view)),
-        Phase::Draw { .. } | Phase::LastChance { .. } => Action::Draw(strategy.draw(view)),
-        Phase::EndTurn { .. } => Action::EndTurn(strategy.end_turn(view)),
-        Phase::Over => unreachable!("nobody decides once the hand is over"),
-    }
-}
-
 impl<R: BufRead, W: Write> Table<'_, R, W> {
     /// Plays hands until a player reaches the target (`None`) or the person
     /// stops.
@@ -230,7 +220,7 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
                     Err(stop) => return Ok(Some(stop)),
                 }
             } else {
-                let action = decide(self.opponent.as_mut(), &hand.view(them));
+                let action = ask(self.opponent.as_mut(), &hand.view(them));
                 if let Some(reason) = self.opponent.forfeit() {
                     return Err(Failure::Run(anyhow::anyhow!(
                         "the opponent failed and forfeits: {reason}"
