@@ -607,6 +607,62 @@ mod tests {
         assert!("tracker:draw_outs=-1".parse::<Profile>().is_err());
     }
 
+    /// With its model switched off (no safety charge, no outs credits, no
+    /// slack, a knock bar always cleared) the tracker is greedy with the
+    /// same knock cap: every action of every hand is the same. This checks
+    /// the bookkeeping the model sits on (cached solves, the draw
+    /// pre-checks, the discard filter) against the plain player.
+    #[test]
+    fn without_its_model_the_tracker_is_greedy() {
+        use crate::strategy::Greedy;
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(13);
+        let mut actions = 0;
+        for name in ["standard", "hoyle", "oklahoma", "eaai"] {
+            let rules = Rules::preset(name).unwrap();
+            for (n, knock_at) in [None, Some(0), Some(4), Some(9)].into_iter().enumerate() {
+                let off = Tracker {
+                    knock_at,
+                    safety: 0.0,
+                    slack: 0,
+                    outs: 0.0,
+                    draw_outs: 0.0,
+                    hold: 0.0,
+                    margin: -1000.0,
+                    ..Tracker::default()
+                };
+                for h in 0..40 {
+                    let deck = Deck::shuffled(&mut rng);
+                    let dealer = Seat::ALL[(n + h) % 2];
+                    let mut played = Vec::new();
+                    for seat_a in [
+                        Box::new(off.clone()) as Box<dyn Strategy>,
+                        Box::new(Greedy::new(knock_at, Vec::new())),
+                    ] {
+                        let mut players =
+                            [seat_a, Box::new(Greedy::default()) as Box<dyn Strategy>];
+                        let mut hand = Hand::new(&rules, &deck, dealer, [0, 0]).unwrap();
+                        let mut seen = Vec::new();
+                        players[0].start_hand(&hand.view(Seat::A));
+                        players[1].start_hand(&hand.view(Seat::B));
+                        while let Some(seat) = hand.phase().seat() {
+                            let action = crate::engine::ask(
+                                players[seat.index()].as_mut(),
+                                &hand.view(seat),
+                            );
+                            hand.apply(seat, action).unwrap();
+                            seen.push(action);
+                        }
+                        played.push(seen);
+                    }
+                    assert_eq!(played[0], played[1], "{name} {knock_at:?} hand {h}");
+                    actions += played[0].len();
+                }
+            }
+        }
+        assert!(actions > 10_000, "{actions}");
+    }
+
     /// The same public history with different hidden cards gives the same
     /// decisions: the tracker reads only its view.
     #[test]
