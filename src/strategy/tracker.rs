@@ -634,29 +634,24 @@ mod tests {
                 for h in 0..40 {
                     let deck = Deck::shuffled(&mut rng);
                     let dealer = Seat::ALL[(n + h) % 2];
+                    // The events name every action (a stock draw is one
+                    // action), so equal events are equal play.
                     let mut played = Vec::new();
-                    for seat_a in [
+                    for mut seat_a in [
                         Box::new(off.clone()) as Box<dyn Strategy>,
                         Box::new(Greedy::new(knock_at, Vec::new())),
                     ] {
-                        let mut players =
-                            [seat_a, Box::new(Greedy::default()) as Box<dyn Strategy>];
+                        let mut greedy = Greedy::default();
                         let mut hand = Hand::new(&rules, &deck, dealer, [0, 0]).unwrap();
-                        let mut seen = Vec::new();
-                        players[0].start_hand(&hand.view(Seat::A));
-                        players[1].start_hand(&hand.view(Seat::B));
-                        while let Some(seat) = hand.phase().seat() {
-                            let action = crate::engine::ask(
-                                players[seat.index()].as_mut(),
-                                &hand.view(seat),
-                            );
-                            hand.apply(seat, action).unwrap();
-                            seen.push(action);
-                        }
-                        played.push(seen);
+                        let outcome = crate::engine::play_hand(
+                            &mut hand,
+                            &mut [seat_a.as_mut(), &mut greedy],
+                        )
+                        .unwrap();
+                        played.push((hand.view(Seat::A).events.to_vec(), outcome));
                     }
                     assert_eq!(played[0], played[1], "{name} {knock_at:?} hand {h}");
-                    actions += played[0].len();
+                    actions += played[0].0.len();
                 }
             }
         }
