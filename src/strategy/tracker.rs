@@ -617,7 +617,7 @@ mod tests {
         use crate::strategy::Greedy;
         use rand::SeedableRng;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(13);
-        let mut actions = 0;
+        let mut events = 0;
         for name in ["standard", "hoyle", "oklahoma", "eaai"] {
             let rules = Rules::preset(name).unwrap();
             for (n, knock_at) in [None, Some(0), Some(4), Some(9)].into_iter().enumerate() {
@@ -651,11 +651,11 @@ mod tests {
                         played.push((hand.view(Seat::A).events.to_vec(), outcome));
                     }
                     assert_eq!(played[0], played[1], "{name} {knock_at:?} hand {h}");
-                    actions += played[0].0.len();
+                    events += played[0].0.len();
                 }
             }
         }
-        assert!(actions > 10_000, "{actions}");
+        assert!(events > 10_000, "{events}");
     }
 
     /// The same public history with different hidden cards gives the same
