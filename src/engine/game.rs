@@ -297,7 +297,10 @@ mod tests {
 
     #[test]
     fn oklahoma_extra_boxes() {
-        let rules = Rules::oklahoma();
+        let rules = Rules {
+            oklahoma_boxes: true,
+            ..Rules::oklahoma()
+        };
         let mut tally = Tally::default();
         tally.record_hand(&rules, Seat::A, 30, HandEnd::Undercut, 1); // +1 extra
         tally.record_hand(&rules, Seat::A, 60, HandEnd::Gin, 2); // spade: +4 extra

@@ -178,7 +178,6 @@ impl Rules {
             undercut_bonus: 25,
             box_bonus: 25,
             game_target: 150,
-            oklahoma_boxes: true,
             ..Rules::standard()
         }
     }
@@ -262,26 +261,68 @@ impl Default for Rules {
 mod tests {
     use super::*;
 
+    /// RULES.md's preset table, row by row (columns standard, hoyle,
+    /// oklahoma, eaai, as `ginlab rules` prints the values), plus the knobs
+    /// it does not mention, which keep the `standard` value in every preset.
+    const TABLE: &[(&str, [&str; 4])] = &[
+        ("knock_limit", ["10", "10", "\"upcard\"", "10"]),
+        ("ace_upcard_gin_only", ["false", "false", "true", "false"]),
+        ("spade_upcard_doubles", ["false", "false", "true", "false"]),
+        ("gin_bonus", ["20", "25", "25", "25"]),
+        ("undercut_bonus", ["10", "25", "25", "25"]),
+        ("undercut_on_tie", ["true", "true", "true", "true"]),
+        ("big_gin_bonus", ["\"off\"", "31", "\"off\"", "\"off\""]),
+        ("box_bonus", ["20", "25", "25", "0"]),
+        ("game_target", ["100", "100", "150", "100"]),
+        ("game_bonus", ["100", "100", "100", "0"]),
+        (
+            "shutout",
+            [
+                "\"double_game_bonus\"",
+                "\"double_total\"",
+                "\"double_game_bonus\"",
+                "\"none\"",
+            ],
+        ),
+        (
+            "next_dealer",
+            ["\"loser\"", "\"alternate\"", "\"loser\"", "\"alternate\""],
+        ),
+        ("last_discard_action", ["false", "false", "false", "false"]),
+        (
+            "deal",
+            [
+                "\"upcard_offer\"",
+                "\"upcard_offer\"",
+                "\"upcard_offer\"",
+                "\"upcard_offer\"",
+            ],
+        ),
+        // Not in the table: the standard value everywhere.
+        ("max_turns", ["200", "200", "200", "200"]),
+        ("oklahoma_boxes", ["false", "false", "false", "false"]),
+    ];
+
     #[test]
     fn presets_match_the_table() {
-        for name in PRESETS {
-            assert!(Rules::preset(name).is_ok(), "{name}");
+        let knobs: Vec<&str> = TABLE.iter().map(|(knob, _)| *knob).collect();
+        let all: Vec<&str> = KNOBS.iter().map(|k| k.name).collect();
+        assert_eq!(knobs, all, "the table lists every knob once, in order");
+        for (column, name) in PRESETS.into_iter().enumerate() {
+            let rules = Rules::preset(name).unwrap();
+            for (knob, values) in TABLE {
+                assert_eq!(
+                    rules.get(knob).unwrap().to_string(),
+                    values[column],
+                    "{name}: {knob}"
+                );
+            }
         }
         assert!(
             Rules::preset("vegas")
                 .unwrap_err()
                 .to_string()
                 .contains("standard, hoyle, oklahoma, eaai")
-        );
-        let h = Rules::hoyle();
-        assert_eq!((h.gin_bonus, h.undercut_bonus, h.box_bonus), (25, 25, 25));
-        assert_eq!(h.big_gin_bonus, Some(31));
-        let o = Rules::oklahoma();
-        assert_eq!((o.game_target, o.knock_limit), (150, KnockLimit::Upcard));
-        let e = Rules::eaai();
-        assert_eq!(
-            (e.box_bonus, e.game_bonus, e.shutout),
-            (0, 0, Shutout::None)
         );
     }
 
