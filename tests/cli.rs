@@ -874,6 +874,73 @@ fn shards_merge_into_the_single_run() {
         "",
         &["not a shard of the same run"],
     );
+    // The merged result may not overwrite one of its shards.
+    let before = std::fs::read(shards[0].join("tallies.json")).unwrap();
+    let args_into_shard: Vec<&str> = ["merge"]
+        .into_iter()
+        .chain(shards.iter().map(|s| s.to_str().unwrap()))
+        .chain(["--out", shards[0].to_str().unwrap()])
+        .collect();
+    rejects(&args_into_shard, "", &["--out", "is the shard"]);
+    assert_eq!(
+        std::fs::read(shards[0].join("tallies.json")).unwrap(),
+        before
+    );
+    // A tallies.json whose shard is not K/N with 1 ≤ K ≤ N (edited, or from
+    // --shard with a huge N) is refused, not a crash.
+    let text = String::from_utf8(before).unwrap();
+    for (bad, needle) in [
+        (
+            "\"shard\":{\"index\":0,\"count\":3}",
+            "shard 0/3 is not a shard",
+        ),
+        (
+            "\"shard\":{\"index\":9,\"count\":3}",
+            "shard 9/3 is not a shard",
+        ),
+    ] {
+        let edited = base.join("edited");
+        std::fs::create_dir_all(&edited).unwrap();
+        std::fs::copy(
+            shards[0].join("manifest.toml"),
+            edited.join("manifest.toml"),
+        )
+        .unwrap();
+        let tallies = text.replace("\"shard\":{\"index\":1,\"count\":3}", bad);
+        assert_ne!(
+            tallies, text,
+            "the shard field is where the test expects it"
+        );
+        std::fs::write(edited.join("tallies.json"), tallies).unwrap();
+        rejects(
+            &[
+                "merge",
+                edited.to_str().unwrap(),
+                shards[1].to_str().unwrap(),
+                "--out",
+                base.join("m").to_str().unwrap(),
+            ],
+            "",
+            &[needle],
+        );
+    }
+    let huge = base.join("huge");
+    ginlab()
+        .args(args)
+        .arg(&huge)
+        .args(["--shard", "1/1000000000000"])
+        .assert()
+        .success();
+    rejects(
+        &[
+            "merge",
+            huge.to_str().unwrap(),
+            "--out",
+            base.join("m").to_str().unwrap(),
+        ],
+        "",
+        &["shard 2/1000000000000 is missing"],
+    );
     rejects(
         &[
             "match",
@@ -1060,4 +1127,111 @@ fn sprt_stops_early_and_ignores_the_thread_count() {
         .unwrap();
     assert_eq!(games, 2 * units);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn file_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_result_folder_holds_one_run() {
+    let base = out_dir("reuse");
+    let dir = base.join("r");
+    let run = |a: &str, b: &str| {
+        ginlab()
+            .args(["match", a, b, "--hands", "40", "--seed", "3", "-q", "--out"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    assert!(run("greedy", "simple").status.success());
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    assert!(run("tracker", "random").status.success());
+    // The second run's files, and the file that is not ginlab's; the first
+    // run's chart is gone.
+    assert_eq!(
+        file_names(&dir),
+        [
+            "distribution.csv",
+            "hand_score-standard-tracker-vs-random.svg",
+            "manifest.toml",
+            "notes.txt",
+            "summary.csv",
+            "tallies.json",
+        ]
+    );
+    // A run that fails while writing leaves the folder as it was: here a
+    // folder stands where the summary goes.
+    let kept: Vec<Vec<u8>> = ["tallies.json", "manifest.toml", "distribution.csv"]
+        .iter()
+        .map(|n| std::fs::read(dir.join(n)).unwrap())
+        .collect();
+    std::fs::remove_file(dir.join("summary.csv")).unwrap();
+    std::fs::create_dir(dir.join("summary.csv")).unwrap();
+    let failed = run("greedy", "simple");
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&failed.stderr).contains("summary.csv"));
+    for (name, bytes) in ["tallies.json", "manifest.toml", "distribution.csv"]
+        .iter()
+        .zip(&kept)
+    {
+        assert_eq!(&std::fs::read(dir.join(name)).unwrap(), bytes, "{name}");
+    }
+    assert!(
+        file_names(&dir).iter().all(|n| !n.starts_with('.')),
+        "no temporary file is left: {:?}",
+        file_names(&dir)
+    );
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn bad_output_paths_and_amounts_are_refused_before_playing() {
+    let base = out_dir("paths");
+    std::fs::create_dir_all(&base).unwrap();
+    let file = base.join("afile");
+    std::fs::write(&file, "x").unwrap();
+    let under_file = file.join("sub");
+    let hands = ["match", "greedy", "simple", "--hands", "10", "-q"];
+    for (extra, needle) in [
+        (vec!["--record", base.to_str().unwrap()], "is a directory"),
+        (
+            vec!["--out", under_file.to_str().unwrap()],
+            "cannot write a result folder",
+        ),
+        (
+            vec![
+                "--out",
+                under_file.to_str().unwrap(),
+                "--sprt",
+                "elo0=0,elo1=10",
+            ],
+            "cannot write a result folder",
+        ),
+        (vec!["--threads", "100000"], "0 (one per core) to 1024"),
+    ] {
+        let args: Vec<&str> = hands.iter().copied().chain(extra).collect();
+        rejects(&args, "", &[needle]);
+    }
+    rejects(
+        &[
+            "sweep",
+            "greedy",
+            "--param",
+            "knock_at",
+            "--values=-9223372036854775808..=9223372036854775807",
+            "--vs",
+            "simple",
+            "--hands",
+            "10",
+        ],
+        "",
+        &["A ≤ B ≤ A + 1000"],
+    );
+    std::fs::remove_dir_all(&base).unwrap();
 }

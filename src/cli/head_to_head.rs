@@ -42,7 +42,7 @@ pub struct MatchArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// Worker threads (default: one per core). The output does not depend on it.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::threads)]
     threads: usize,
     /// Play every deal once instead of twice with the seats swapped.
     #[arg(long)]
@@ -156,12 +156,15 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
                 quiet: args.quiet,
                 record: args.record.clone(),
             };
-            let mut tallies = job::play(&rows, dir, &manifest, &options)?;
+            let mut tallies = job::play(&rows, dir, &manifest, &options)?.commit()?;
             let [row] = rows;
             plan = row.plan;
             tallies.remove(0)
         }
         (out, Some(sprt)) => {
+            if let Some(dir) = out {
+                job::prepare_dir(dir)?;
+            }
             let mut recorder = args.record.as_deref().map(Recorder::create).transpose()?;
             let record = recorder.as_mut().map(|r| (r, &labels));
             let (tallies, decision, played) =

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 
 use ginlab::report::chart::histogram;
 use ginlab::report::{
-    AtomicFile, DistributionRow, Manifest, SummaryRow, distribution_rows, write_atomic,
-    write_result_dir,
+    AtomicFile, DistributionRow, MANIFEST, Manifest, ResultFiles, SummaryRow, csv_bytes,
+    distribution_rows, write_atomic,
 };
 use ginlab::sim::{Labels, Plan, RunError, Tallies};
 use serde::{Deserialize, Serialize};
@@ -161,6 +161,12 @@ impl Recorder {
     /// Starts the record file `path` (a path that cannot be written is bad
     /// input, found before anything is played).
     pub fn create(path: &Path) -> Result<Recorder, Failure> {
+        if path.is_dir() {
+            return Err(Failure::input(format!(
+                "--record {}: is a directory; give a file name",
+                path.display()
+            )));
+        }
         let file = AtomicFile::create(path).map_err(|e| {
             Failure::input(format!("--record {}: cannot write it: {e}", path.display()))
         })?;
@@ -198,8 +204,62 @@ pub fn play_deals(
                 RunError::Write(e) => {
                     Failure::Run(anyhow::anyhow!("writing {}: {e}", recorder.path.display()))
                 }
-                RunError::Engine(e) => Failure::Run(e.into()),
+                e => Failure::Run(e.into()),
             }),
+    }
+}
+
+/// Makes sure `dir` can hold a result: an existing folder, or one that can
+/// be created, that files can be written to. Checked before anything is
+/// played, so a bad `--out` is bad input (exit 2), not a failure after the
+/// work.
+pub fn prepare_dir(dir: &Path) -> Result<(), Failure> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Failure::input(format!(
+            "{}: exists and is not a directory",
+            dir.display()
+        )));
+    }
+    let cannot = |e: std::io::Error| {
+        Failure::input(format!(
+            "{}: cannot write a result folder there: {e}",
+            dir.display()
+        ))
+    };
+    std::fs::create_dir_all(dir).map_err(cannot)?;
+    let probe = dir.join(format!(".ginlab-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(cannot)?;
+    std::fs::remove_file(&probe).map_err(cannot)
+}
+
+/// A played job whose result files are written beside their targets but not
+/// yet in place: a study adds its own table with [`Finished::add`], then
+/// [`Finished::commit`] puts them all in place together (see
+/// [`ResultFiles`]) and removes the checkpoint.
+pub struct Finished {
+    /// Each row's tallies.
+    pub tallies: Vec<Tallies>,
+    files: ResultFiles,
+    checkpoint: Option<PathBuf>,
+}
+
+impl Finished {
+    /// Adds the result file `name`.
+    pub fn add(&mut self, name: &str, bytes: &[u8]) -> Result<(), Failure> {
+        self.files
+            .add(name, bytes)
+            .map_err(|e| Failure::Run(e.into()))
+    }
+
+    /// Puts the result files in place; returns the tallies.
+    pub fn commit(self) -> Result<Vec<Tallies>, Failure> {
+        self.files.commit().map_err(|e| Failure::Run(e.into()))?;
+        if let Some(checkpoint) = self.checkpoint.filter(|c| c.exists()) {
+            std::fs::remove_file(&checkpoint).map_err(|e| {
+                Failure::Run(anyhow::anyhow!("removing {}: {e}", checkpoint.display()))
+            })?;
+        }
+        Ok(self.tallies)
     }
 }
 
@@ -214,13 +274,13 @@ impl Row {
 }
 
 /// Plays `rows` (the `options.shard` slice of them) into `dir`, resuming
-/// from its checkpoint if asked; returns each row's tallies.
+/// from its checkpoint if asked; returns the result, ready to be put in place.
 pub fn play(
     rows: &[Row],
     dir: &Path,
     manifest: &Manifest,
     options: &Options,
-) -> Result<Vec<Tallies>, Failure> {
+) -> Result<Finished, Failure> {
     let Options {
         shard,
         resume,
@@ -228,14 +288,7 @@ pub fn play(
         quiet,
         ..
     } = *options;
-    if dir.exists() && !dir.is_dir() {
-        return Err(Failure::input(format!(
-            "{}: exists and is not a directory",
-            dir.display()
-        )));
-    }
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Failure::Run(anyhow::anyhow!("creating {}: {e}", dir.display())))?;
+    prepare_dir(dir)?;
     let checkpoint = dir.join("checkpoint.json");
     let print = fingerprint(rows);
     let mut state = State {
@@ -323,17 +376,21 @@ pub fn play(
     if let Some(recorder) = recorder {
         recorder.commit()?;
     }
-    finish(&state, dir, &manifest.to_toml())?;
-    if checkpoint.exists() {
-        std::fs::remove_file(&checkpoint)
-            .map_err(|e| Failure::Run(anyhow::anyhow!("removing {}: {e}", checkpoint.display())))?;
-    }
-    Ok(state.rows.into_iter().map(|r| r.tallies).collect())
+    let (_, files) = finish(&state, dir, &manifest.to_toml())?;
+    Ok(Finished {
+        tallies: state.rows.into_iter().map(|r| r.tallies).collect(),
+        files,
+        checkpoint: Some(checkpoint),
+    })
 }
 
-/// Writes the result files for a finished state: the CSVs, `tallies.json`
-/// and the manifest (last).
-fn finish(state: &State, dir: &Path, manifest_toml: &str) -> Result<Vec<SummaryRow>, Failure> {
+/// Writes the result files for a finished state (the CSVs, the charts,
+/// `tallies.json` and the manifest) beside their targets.
+fn finish(
+    state: &State,
+    dir: &Path,
+    manifest_toml: &str,
+) -> Result<(Vec<SummaryRow>, ResultFiles), Failure> {
     let summary: Vec<SummaryRow> = state
         .rows
         .iter()
@@ -344,15 +401,24 @@ fn finish(state: &State, dir: &Path, manifest_toml: &str) -> Result<Vec<SummaryR
         .iter()
         .flat_map(|r| distribution_rows(&r.variant, &r.players[0], &r.players[1], &r.tallies))
         .collect();
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Failure::Run(anyhow::anyhow!("creating {}: {e}", dir.display())))?;
+    let run = |e: std::io::Error| Failure::Run(e.into());
+    let mut files = ResultFiles::new(dir).map_err(run)?;
     for r in &state.rows {
-        write_histograms(dir, r)?;
+        for (name, svg) in histograms(r) {
+            files.add(&name, svg.as_bytes()).map_err(run)?;
+        }
     }
-    write_state(&dir.join("tallies.json"), state)?;
-    write_result_dir(dir, &summary, &distribution, manifest_toml)
-        .map_err(|e| Failure::Run(e.into()))?;
-    Ok(summary)
+    let csv = |e: csv::Error| Failure::Run(e.into());
+    let json = serde_json::to_vec(state).map_err(|e| Failure::Run(e.into()))?;
+    files.add("tallies.json", &json).map_err(run)?;
+    files
+        .add("summary.csv", &csv_bytes(&summary).map_err(csv)?)
+        .map_err(run)?;
+    files
+        .add("distribution.csv", &csv_bytes(&distribution).map_err(csv)?)
+        .map_err(run)?;
+    files.add(MANIFEST, manifest_toml.as_bytes()).map_err(run)?;
+    Ok((summary, files))
 }
 
 /// Writes a result folder for one row whose deals `0..played` were played
@@ -365,12 +431,7 @@ pub fn write_partial(
     dir: &Path,
     manifest: &Manifest,
 ) -> Result<(), Failure> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Failure::input(format!(
-            "{}: exists and is not a directory",
-            dir.display()
-        )));
-    }
+    prepare_dir(dir)?;
     let state = State {
         fingerprint: fingerprint(std::slice::from_ref(row)),
         shard: Shard::ALL,
@@ -382,7 +443,8 @@ pub fn write_partial(
             tallies,
         }],
     };
-    finish(&state, dir, &manifest.to_toml()).map(|_| ())
+    let (_, files) = finish(&state, dir, &manifest.to_toml())?;
+    files.commit().map_err(|e| Failure::Run(e.into()))
 }
 
 /// A file-name-safe form of a row's names.
@@ -399,8 +461,9 @@ fn slug(r: &RowState) -> String {
         .collect()
 }
 
-/// The hand-score histogram of a row, and the game-margin one for games.
-fn write_histograms(dir: &Path, r: &RowState) -> Result<(), Failure> {
+/// The hand-score histogram of a row, and the game-margin one for games:
+/// file names and SVG text.
+fn histograms(r: &RowState) -> Vec<(String, String)> {
     let mut charts = vec![(
         "hand_score",
         format!(
@@ -421,30 +484,53 @@ fn write_histograms(dir: &Path, r: &RowState) -> Result<(), Failure> {
             &r.tallies.game_margin,
         ));
     }
-    for (metric, title, x_label, map) in charts {
-        let counts: Vec<(i64, u64)> = map.iter().map(|(&v, &n)| (v, n)).collect();
-        let path = dir.join(format!("{metric}-{}.svg", slug(r)));
-        write_atomic(&path, histogram(&title, x_label, &counts).as_bytes())
-            .map_err(|e| Failure::Run(anyhow::anyhow!("writing {}: {e}", path.display())))?;
-    }
-    Ok(())
+    charts
+        .into_iter()
+        .map(|(metric, title, x_label, map)| {
+            let counts: Vec<(i64, u64)> = map.iter().map(|(&v, &n)| (v, n)).collect();
+            (
+                format!("{metric}-{}.svg", slug(r)),
+                histogram(&title, x_label, &counts),
+            )
+        })
+        .collect()
 }
 
 /// `ginlab merge DIR... --out DIR`: shards of one run into its result.
 pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Vec<SummaryRow>, Failure> {
+    if let Ok(target) = out.canonicalize()
+        && let Some(input) = inputs
+            .iter()
+            .find(|d| d.canonicalize().is_ok_and(|d| d == target))
+    {
+        return Err(Failure::input(format!(
+            "--out {}: is the shard {}; write the merged result to another folder",
+            out.display(),
+            input.display()
+        )));
+    }
     let mut states = Vec::new();
     let mut manifest_text = None;
     for dir in inputs {
-        states.push(read_state(&dir.join("tallies.json"))?);
+        let path = dir.join("tallies.json");
+        let state = read_state(&path)?;
+        let Shard { index, count } = state.shard;
+        if index == 0 || index > count {
+            return Err(Failure::input(format!(
+                "{}: shard {index}/{count} is not a shard (1 ≤ K ≤ N)",
+                path.display()
+            )));
+        }
+        states.push(state);
         if manifest_text.is_none() {
-            manifest_text = Some(std::fs::read_to_string(dir.join("manifest.toml")).map_err(
-                |e| Failure::input(format!("reading {}/manifest.toml: {e}", dir.display())),
-            )?);
+            manifest_text = Some(std::fs::read_to_string(dir.join(MANIFEST)).map_err(|e| {
+                Failure::input(format!("reading {}/{MANIFEST}: {e}", dir.display()))
+            })?);
         }
     }
     let first = &states[0];
     let count = first.shard.count;
-    let mut seen = vec![false; count as usize];
+    let mut seen = std::collections::BTreeSet::new();
     for (state, dir) in states.iter().zip(inputs) {
         if state.fingerprint != first.fingerprint || state.shard.count != count {
             return Err(Failure::input(format!(
@@ -453,22 +539,22 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Vec<SummaryRow>, Failure>
                 inputs[0].display()
             )));
         }
-        let k = state.shard.index as usize - 1;
-        if seen[k] {
+        if !seen.insert(state.shard.index) {
             return Err(Failure::input(format!(
                 "shard {}/{count} given twice ({})",
-                k + 1,
+                state.shard.index,
                 dir.display()
             )));
         }
-        seen[k] = true;
     }
-    if let Some(missing) = seen.iter().position(|s| !s) {
+    // Every index is in 1..=count and none repeats, so fewer than `count`
+    // of them leave a gap among the first `seen.len() + 1`.
+    if let Some(missing) = (1..=count).find(|k| !seen.contains(k)) {
         return Err(Failure::input(format!(
-            "shard {}/{count} is missing",
-            missing + 1
+            "shard {missing}/{count} is missing"
         )));
     }
+    prepare_dir(out)?;
     let mut merged = State {
         fingerprint: first.fingerprint.clone(),
         shard: Shard::ALL,
@@ -509,11 +595,13 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Vec<SummaryRow>, Failure>
             .map(|d| format!("#   {}\n", d.display()))
             .collect::<String>()
     );
-    finish(
+    let (summary, files) = finish(
         &merged,
         out,
         &format!("{note}{}", manifest_text.expect("at least one input")),
-    )
+    )?;
+    files.commit().map_err(|e| Failure::Run(e.into()))?;
+    Ok(summary)
 }
 
 #[cfg(test)]

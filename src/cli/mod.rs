@@ -114,6 +114,17 @@ impl Failure {
     }
 }
 
+/// The most worker threads `--threads` may ask for.
+const MAX_THREADS: usize = 1024;
+
+/// `--threads N`: 0 (one per core) to [`MAX_THREADS`].
+fn threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        _ => Err(format!("threads are 0 (one per core) to {MAX_THREADS}")),
+    }
+}
+
 impl From<anyhow::Error> for Failure {
     fn from(error: anyhow::Error) -> Failure {
         Failure::Run(error)

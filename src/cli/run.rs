@@ -24,7 +24,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Worker threads (default: one per core). The output does not depend on it.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::threads)]
     threads: usize,
     /// No progress bar.
     #[arg(long, short)]
@@ -131,7 +131,7 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
         experiment: Some(text),
     };
     let start = Instant::now();
-    let tallies = job::play(&rows, &dir, &manifest, &args.options())?;
+    let tallies = job::play(&rows, &dir, &manifest, &args.options())?.commit()?;
     let seconds = start.elapsed().as_secs_f64();
     let summary: Vec<SummaryRow> = rows
         .iter()

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use ginlab::report::chart::{Point, Series, line_chart};
-use ginlab::report::{Manifest, VariantRules, csv_bytes, r6, write_atomic};
+use ginlab::report::{Manifest, VariantRules, csv_bytes, r6};
 use ginlab::rules::Rules;
 use ginlab::sim::{Plan, Tallies, Work};
 use ginlab::stats::{Z95, elo_interval, rate, wilson};
@@ -45,7 +45,7 @@ pub struct StudyArgs {
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::threads)]
     threads: usize,
     /// Play only the K-th of N slices (merge with `ginlab merge`).
     #[arg(long, value_name = "K/N")]
@@ -156,7 +156,12 @@ impl StudyConfig {
 
     /// Plays `rows` into `dir` with this config's shard, resume, threads
     /// and record file.
-    fn play(&self, rows: &[Row], dir: &Path, manifest: &Manifest) -> Result<Vec<Tallies>, Failure> {
+    fn play(
+        &self,
+        rows: &[Row],
+        dir: &Path,
+        manifest: &Manifest,
+    ) -> Result<job::Finished, Failure> {
         let options = job::Options {
             shard: self.shard,
             resume: self.resume,
@@ -176,12 +181,6 @@ impl StudyConfig {
             seed: self.seed,
         }
     }
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Failure> {
-    let path = dir.join(name);
-    write_atomic(&path, bytes)
-        .map_err(|e| Failure::Run(anyhow::anyhow!("writing {}: {e}", path.display())))
 }
 
 /// A's score per game (games) or per hand, with its Wilson interval.
@@ -237,11 +236,14 @@ fn parse_values(text: &str) -> Result<Vec<String>, Failure> {
     if let Some((a, b)) = text.split_once("..=") {
         let (a, b) = (a.trim().parse::<i64>(), b.trim().parse::<i64>());
         return match (a, b) {
-            (Ok(a), Ok(b)) if a <= b && b - a <= 1000 => {
+            (Ok(a), Ok(b))
+                if b.checked_sub(a)
+                    .is_some_and(|span| (0..=1000).contains(&span)) =>
+            {
                 Ok((a..=b).map(|v| v.to_string()).collect())
             }
             _ => Err(Failure::input(format!(
-                "--values {text}: write A..=B with integers A ≤ B, or a comma list"
+                "--values {text}: write A..=B with integers A ≤ B ≤ A + 1000, or a comma list"
             ))),
         };
     }
@@ -313,7 +315,8 @@ pub fn run_sweep(
             .chain([opponent.profile.to_string()])
             .collect(),
     );
-    let tallies = config.play(&rows, &dir, &manifest)?;
+    let mut finished = config.play(&rows, &dir, &manifest)?;
+    let tallies = std::mem::take(&mut finished.tallies);
     let mut table = Vec::new();
     let mut series: Vec<Series> = Vec::new();
     let numeric = values.iter().all(|v| v.parse::<f64>().is_ok());
@@ -363,8 +366,7 @@ pub fn run_sweep(
                 .push(Point { x, y: s, lo, hi });
         }
     }
-    write(
-        &dir,
+    finished.add(
         "sweep.csv",
         &csv_bytes(&table).map_err(|e| Failure::Run(e.into()))?,
     )?;
@@ -376,8 +378,7 @@ pub fn run_sweep(
     if numeric {
         let title = format!("{} {} vs {}", base.name, param, opponent.name);
         let y = format!("share of {unit} won by {} (95 % Wilson)", base.name);
-        write(
-            &dir,
+        finished.add(
             "sweep.svg",
             line_chart(&title, param, &y, &series, Some(0.5)).as_bytes(),
         )?;
@@ -408,6 +409,7 @@ pub fn run_sweep(
         )
         .unwrap();
     }
+    finished.commit()?;
     writeln!(out, "written to {}", dir.display()).unwrap();
     write_stdout(out.as_bytes())
 }
@@ -479,7 +481,8 @@ pub fn run_balance(config: &StudyConfig, strategy: &str) -> Result<(), Failure> 
         vec![strategy.name.clone()],
         vec![strategy.profile.to_string()],
     );
-    let tallies = config.play(&rows, &dir, &manifest)?;
+    let mut finished = config.play(&rows, &dir, &manifest)?;
+    let tallies = std::mem::take(&mut finished.tallies);
     let w = |k: u64, n: u64| {
         let (lo, hi) = wilson(k, n, Z95);
         (r6(rate(k, n)), r6(lo), r6(hi))
@@ -521,8 +524,7 @@ pub fn run_balance(config: &StudyConfig, strategy: &str) -> Result<(), Failure> 
             mean_points_per_decided_hand: r6(points as f64 / t.decided().max(1) as f64),
         });
     }
-    write(
-        &dir,
+    finished.add(
         "balance.csv",
         &csv_bytes(&table).map_err(|e| Failure::Run(e.into()))?,
     )?;
@@ -554,6 +556,7 @@ pub fn run_balance(config: &StudyConfig, strategy: &str) -> Result<(), Failure> 
         )
         .unwrap();
     }
+    finished.commit()?;
     writeln!(out, "written to {}", dir.display()).unwrap();
     write_stdout(out.as_bytes())
 }

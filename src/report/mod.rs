@@ -2,16 +2,15 @@
 //!
 //! Rows are flat serde structs; field order is column order and each field's
 //! doc is the README's column doc. Floating-point columns are rounded to six
-//! decimals so that the files are stable to the byte. Files are written whole:
-//! each goes to a temporary file in the same directory and is renamed into
-//! place, and the manifest is written last, so a directory with a manifest
-//! holds a complete result.
+//! decimals so that the files are stable to the byte. Files are written whole
+//! ([`ResultFiles`]): a result folder's files are all written beside their targets
+//! and only then renamed into place, the manifest last, so a folder with a
+//! manifest holds one complete result.
 
 pub mod chart;
+mod files;
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+pub use files::{AtomicFile, MANIFEST, ResultFiles, write_atomic};
 
 use serde::Serialize;
 
@@ -276,91 +275,6 @@ pub fn csv_bytes<R: Serialize>(rows: &[R]) -> Result<Vec<u8>, csv::Error> {
     writer.into_inner().map_err(|e| e.into_error().into())
 }
 
-/// Writes `bytes` to `path` whole: a temporary file beside it, then a rename.
-///
-/// # Errors
-/// Any I/O error; the target is then untouched.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = AtomicFile::create(path)?;
-    file.write_all(bytes)?;
-    file.commit()
-}
-
-/// A file written in pieces but put in place whole: the bytes go to a
-/// temporary file beside the target (`.NAME.tmp-PID`), which
-/// [`AtomicFile::commit`] syncs and renames over the target. Dropped
-/// without a commit (an error), it removes the temporary file; a process
-/// killed while writing leaves it behind and the target untouched.
-#[derive(Debug)]
-pub struct AtomicFile {
-    path: PathBuf,
-    temp: PathBuf,
-    file: Option<BufWriter<File>>,
-}
-
-impl AtomicFile {
-    /// Starts writing `path` (created or replaced at the commit).
-    ///
-    /// # Errors
-    /// The temporary file cannot be created.
-    pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let name = path
-            .file_name()
-            .map_or("out".into(), |n| n.to_string_lossy().into_owned());
-        let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-        let file = BufWriter::new(File::create(&temp)?);
-        Ok(AtomicFile {
-            path: path.to_owned(),
-            temp,
-            file: Some(file),
-        })
-    }
-
-    /// Flushes, syncs and renames the file into place.
-    ///
-    /// # Errors
-    /// Any I/O error; the target is then untouched and the temporary file removed.
-    pub fn commit(mut self) -> std::io::Result<()> {
-        let file = self.file.take().expect("a file not yet committed");
-        let file = file
-            .into_inner()
-            .map_err(std::io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&self.temp, &self.path)
-    }
-
-    fn writer(&mut self) -> &mut BufWriter<File> {
-        self.file.as_mut().expect("a file not yet committed")
-    }
-}
-
-impl Write for AtomicFile {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.writer().write(bytes)
-    }
-
-    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.writer().write_all(bytes)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.writer().flush()
-    }
-}
-
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        // Still open, or committed with a failed rename: the temporary file
-        // must not stay behind. After a successful rename it is gone.
-        drop(self.file.take());
-        if self.temp.exists() {
-            let _ = std::fs::remove_file(&self.temp);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,33 +333,6 @@ pub struct Manifest {
     /// The experiment spec as given, for `ginlab run`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub experiment: Option<String>,
-}
-
-/// Writes a result directory: `summary.csv`, `distribution.csv`, then
-/// `manifest.toml`, each whole. Creates the directory if needed.
-///
-/// # Errors
-/// An I/O error, naming the file.
-pub fn write_result_dir(
-    dir: &Path,
-    summary: &[SummaryRow],
-    distribution: &[DistributionRow],
-    manifest_toml: &str,
-) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let summary = csv_bytes(summary).map_err(std::io::Error::other)?;
-    let distribution = csv_bytes(distribution).map_err(std::io::Error::other)?;
-    for (name, bytes) in [
-        ("summary.csv", summary),
-        ("distribution.csv", distribution),
-        ("manifest.toml", manifest_toml.as_bytes().to_vec()),
-    ] {
-        let path = dir.join(name);
-        write_atomic(&path, &bytes).map_err(|e| {
-            std::io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
-        })?;
-    }
-    Ok(())
 }
 
 /// One variant's name and its rules as TOML.

@@ -239,14 +239,15 @@ impl Plan {
     /// `progress` with the number of deals done so far as chunks finish.
     ///
     /// # Errors
-    /// The illegal action or rules error of the lowest-numbered failing chunk.
+    /// The illegal action or rules error of the lowest-numbered failing chunk
+    /// ([`RunError::Engine`]), or threads that cannot be started.
     pub fn run(
         &self,
         range: Range<u64>,
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Tallies, EngineError> {
-        let pool = pool(threads);
+    ) -> Result<Tallies, RunError> {
+        let pool = pool(threads)?;
         let done = AtomicU64::new(0);
         let deals = range.end.saturating_sub(range.start);
         let chunk_len = chunk_size(deals, pool.current_num_threads());
@@ -272,7 +273,7 @@ impl Plan {
                     },
                 )
         })
-        .map_err(|(_, e)| e)
+        .map_err(|(_, e)| RunError::Engine(e))
     }
 
     /// [`Plan::run`], also writing one [record](GameRecord) line per game
@@ -294,7 +295,7 @@ impl Plan {
         out: &mut dyn Write,
     ) -> Result<Tallies, RunError> {
         let header = Header::new(self, labels);
-        let pool = pool(threads);
+        let pool = pool(threads)?;
         let done = AtomicU64::new(0);
         let deals = range.end.saturating_sub(range.start);
         let chunk_len = chunk_size(deals, pool.current_num_threads());
@@ -349,11 +350,10 @@ impl Plan {
 }
 
 /// A pool of `threads` threads (0: one per core).
-fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
+fn pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
+    Ok(rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
-        .build()
-        .expect("a thread pool")
+        .build()?)
 }
 
 /// Why a recorded run failed.
@@ -365,4 +365,7 @@ pub enum RunError {
     /// The records could not be written.
     #[error("writing the game records: {0}")]
     Write(#[from] std::io::Error),
+    /// The worker threads could not be started.
+    #[error("starting the worker threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
 }

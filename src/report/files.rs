@@ -1,0 +1,308 @@
+//! Writing output files whole: one file ([`write_atomic`], [`AtomicFile`])
+//! or a result folder's files together ([`ResultFiles`]).
+//!
+//! A file goes to a temporary file beside its target (`.NAME.tmp-PID`) and is
+//! renamed over it once complete. A result folder's files are all written
+//! and synced first and only then renamed into place, the manifest last, so a
+//! failure while writing (a full disk, a folder where a file should be)
+//! leaves the folder exactly as it was: nothing half-written, no mix of two
+//! runs.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The manifest's file name: written last, so a folder with a manifest holds
+/// a complete result.
+pub const MANIFEST: &str = "manifest.toml";
+
+/// Writes `bytes` to `path` whole: a temporary file beside it, then a rename.
+///
+/// # Errors
+/// Any I/O error; the target is then untouched.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
+}
+
+/// A file written in pieces but put in place whole: the bytes go to a
+/// temporary file beside the target (`.NAME.tmp-PID`), which
+/// [`AtomicFile::commit`] syncs and renames over the target. Dropped
+/// without a commit (an error), it removes the temporary file; a process
+/// killed while writing leaves it behind and the target untouched.
+#[derive(Debug)]
+pub struct AtomicFile {
+    file: Option<BufWriter<File>>,
+    staged: Staged,
+}
+
+/// A complete, synced temporary file waiting to be renamed over its target;
+/// removed if dropped first.
+#[derive(Debug)]
+struct Staged {
+    path: PathBuf,
+    temp: Option<PathBuf>,
+}
+
+impl Staged {
+    fn put(mut self) -> std::io::Result<()> {
+        let temp = self.temp.take().expect("not yet put");
+        let renamed = std::fs::rename(&temp, &self.path);
+        if renamed.is_err() {
+            let _ = std::fs::remove_file(&temp);
+        }
+        renamed
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}
+
+impl AtomicFile {
+    /// Starts writing `path` (created or replaced at the commit).
+    ///
+    /// # Errors
+    /// The temporary file cannot be created.
+    pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let name = path
+            .file_name()
+            .map_or("out".into(), |n| n.to_string_lossy().into_owned());
+        let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+        let file = BufWriter::new(File::create(&temp)?);
+        Ok(AtomicFile {
+            file: Some(file),
+            staged: Staged {
+                path: path.to_owned(),
+                temp: Some(temp),
+            },
+        })
+    }
+
+    /// Flushes, syncs and renames the file into place.
+    ///
+    /// # Errors
+    /// Any I/O error; the target is then untouched and the temporary file removed.
+    pub fn commit(self) -> std::io::Result<()> {
+        self.stage()?.put()
+    }
+
+    /// Flushes and syncs the temporary file, ready to be put in place.
+    fn stage(mut self) -> std::io::Result<Staged> {
+        let file = self.file.take().expect("a file not yet committed");
+        let file = file
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
+        file.sync_all()?;
+        drop(file);
+        let temp = self.staged.temp.take();
+        Ok(Staged {
+            path: self.staged.path.clone(),
+            temp,
+        })
+    }
+
+    fn writer(&mut self) -> &mut BufWriter<File> {
+        self.file.as_mut().expect("a file not yet committed")
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.writer().write(bytes)
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.writer().write_all(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.writer().flush()
+    }
+}
+
+/// Whether ginlab writes files named `name` into result folders (so one
+/// left from an earlier run into the same folder is stale).
+fn is_result_file(name: &str) -> bool {
+    const FIXED: [&str; 7] = [
+        "summary.csv",
+        "distribution.csv",
+        "tallies.json",
+        MANIFEST,
+        "sweep.csv",
+        "sweep.svg",
+        "balance.csv",
+    ];
+    FIXED.contains(&name)
+        || (name.ends_with(".svg")
+            && (name.starts_with("hand_score-") || name.starts_with("game_margin-")))
+}
+
+/// The files of one result folder, put in place together.
+///
+/// [`ResultFiles::add`] writes and syncs each file beside its target;
+/// [`ResultFiles::commit`] renames them all into place, the manifest last,
+/// then removes the result files an earlier run left in the folder that this
+/// one did not write (charts of other pairings, a sweep's table), so the
+/// folder holds one run. Files ginlab does not write are left alone. Dropped
+/// without a commit, it removes what it wrote and the folder is unchanged.
+#[derive(Debug)]
+pub struct ResultFiles {
+    dir: PathBuf,
+    staged: Vec<Staged>,
+}
+
+impl ResultFiles {
+    /// Starts the files of `dir`, creating the folder if needed.
+    ///
+    /// # Errors
+    /// The folder cannot be created, naming it.
+    pub fn new(dir: &Path) -> std::io::Result<ResultFiles> {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("creating {}: {e}", dir.display()))
+        })?;
+        Ok(ResultFiles {
+            dir: dir.to_owned(),
+            staged: Vec::new(),
+        })
+    }
+
+    /// Writes the file `name` of the folder (not yet in place).
+    ///
+    /// # Errors
+    /// Any I/O error, naming the file; nothing is put in place.
+    pub fn add(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+        let path = self.dir.join(name);
+        let named = |e: std::io::Error| {
+            std::io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
+        };
+        // The rename at the commit would fail on a folder, after other files
+        // were put in place: refuse now, while nothing has changed.
+        if path.is_dir() {
+            return Err(named(std::io::Error::new(
+                std::io::ErrorKind::IsADirectory,
+                "a folder stands there",
+            )));
+        }
+        let mut file = AtomicFile::create(&path).map_err(named)?;
+        file.write_all(bytes).map_err(named)?;
+        self.staged.push(file.stage().map_err(named)?);
+        Ok(())
+    }
+
+    /// Puts every file in place, the manifest last, and removes stale result
+    /// files.
+    ///
+    /// # Errors
+    /// A rename or removal that fails, naming the file.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        let is_manifest = |s: &Staged| s.path.file_name() == Some(MANIFEST.as_ref());
+        self.staged.sort_by_key(is_manifest);
+        let written: HashSet<PathBuf> = self.staged.iter().map(|s| s.path.clone()).collect();
+        for staged in std::mem::take(&mut self.staged) {
+            let path = staged.path.clone();
+            staged.put().map_err(|e| {
+                std::io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
+            })?;
+        }
+        for entry in std::fs::read_dir(&self.dir)? {
+            let entry = entry?;
+            let path = entry.path();
+            let stale = entry.file_type()?.is_file()
+                && is_result_file(&entry.file_name().to_string_lossy())
+                && !written.contains(&path);
+            if stale {
+                std::fs::remove_file(&path).map_err(|e| {
+                    std::io::Error::new(e.kind(), format!("removing {}: {e}", path.display()))
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ginlab-files-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_folder_as_it_was() {
+        let dir = scratch("failed");
+        let mut first = ResultFiles::new(&dir).unwrap();
+        first.add("summary.csv", b"old summary").unwrap();
+        first.add(MANIFEST, b"old manifest").unwrap();
+        first.commit().unwrap();
+        // A folder where the second run's chart should go: its write fails
+        // after the summary was written.
+        std::fs::create_dir(
+            dir.join(".hand_score-x.svg.tmp-".to_owned() + &std::process::id().to_string()),
+        )
+        .unwrap();
+        let mut second = ResultFiles::new(&dir).unwrap();
+        second.add("summary.csv", b"new summary").unwrap();
+        second.add(MANIFEST, b"new manifest").unwrap();
+        assert!(second.add("hand_score-x.svg", b"chart").is_err());
+        drop(second);
+        assert_eq!(
+            std::fs::read(dir.join("summary.csv")).unwrap(),
+            b"old summary"
+        );
+        assert_eq!(std::fs::read(dir.join(MANIFEST)).unwrap(), b"old manifest");
+        let left: Vec<String> = names(&dir)
+            .into_iter()
+            .filter(|n| !n.starts_with(".hand_score"))
+            .collect();
+        assert_eq!(left, ["manifest.toml", "summary.csv"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_commit_replaces_the_earlier_run_and_keeps_other_files() {
+        let dir = scratch("replace");
+        let mut first = ResultFiles::new(&dir).unwrap();
+        for name in ["summary.csv", "hand_score-a.svg", "sweep.csv", MANIFEST] {
+            first.add(name, b"first").unwrap();
+        }
+        first.commit().unwrap();
+        std::fs::write(dir.join("notes.txt"), b"mine").unwrap();
+        let mut second = ResultFiles::new(&dir).unwrap();
+        for name in [MANIFEST, "summary.csv", "hand_score-b.svg"] {
+            second.add(name, b"second").unwrap();
+        }
+        second.commit().unwrap();
+        assert_eq!(
+            names(&dir),
+            [
+                "hand_score-b.svg",
+                "manifest.toml",
+                "notes.txt",
+                "summary.csv"
+            ]
+        );
+        assert_eq!(std::fs::read(dir.join("summary.csv")).unwrap(), b"second");
+        assert_eq!(std::fs::read(dir.join("notes.txt")).unwrap(), b"mine");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
