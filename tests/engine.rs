@@ -522,6 +522,39 @@ fn eleven_card_deal() {
 }
 
 #[test]
+fn no_big_gin_on_the_eleven_card_deals_first_turn() {
+    // RULES.md: big gin is "after drawing"; the non-dealer's first turn in
+    // the eleven-card deal is only a discard or a knock. Its 11 dealt cards
+    // all meld here (AS-5S, 2H-4H, KC KD KH).
+    let rules = Rules {
+        deal: Deal::ElevenCards,
+        big_gin_bonus: Some(31),
+        ..Rules::standard()
+    };
+    let d = deck("AS 2S 3S 4S 2H 3H 4H KC KD KH", B_TIE, "5S", "9S 5H");
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    assert!(meld::is_big_gin(hand.cards(A)));
+    assert!(!ginlab::engine::big_gin_legal(&hand.view(A)));
+    assert!(matches!(
+        end(&mut hand, A, TurnEnd::BigGin),
+        Err(IllegalAction::BigGin(_))
+    ));
+    // Gin with a discard is a knock, and legal.
+    end(&mut hand, A, TurnEnd::Knock(card("5S"))).unwrap();
+    assert_eq!(showdown_of(&hand).2.end, HandEnd::Gin);
+    // After a draw, big gin is legal: A discards 5S, B draws 9S and throws
+    // it, A draws 5H and all 11 cards meld (AS-4S, 2H-5H, the kings).
+    let mut hand = Hand::new(&rules, &d, B, [0, 0]).unwrap();
+    end(&mut hand, A, TurnEnd::Discard(card("5S"))).unwrap();
+    draw(&mut hand, B, DrawSource::Stock);
+    end(&mut hand, B, TurnEnd::Discard(card("9S"))).unwrap();
+    draw(&mut hand, A, DrawSource::Stock);
+    assert!(ginlab::engine::big_gin_legal(&hand.view(A)));
+    end(&mut hand, A, TurnEnd::BigGin).unwrap();
+    assert_eq!(showdown_of(&hand).2.end, HandEnd::BigGin);
+}
+
+#[test]
 fn dealer_rules() {
     use ginlab::engine::next_dealer;
     // A knocked and was undercut by B: B won, A lost.
@@ -540,11 +573,26 @@ fn dealer_rules() {
     assert_eq!(next_dealer(&with(NextDealer::Winner), B, &outcome), B);
     assert_eq!(next_dealer(&with(NextDealer::Alternate), B, &outcome), A);
     let void = HandOutcome::Void(VoidReason::StockEnd);
+    // The same knock with `undercut_on_tie` off: a scoreless tie, no winner.
+    let off = Rules {
+        undercut_on_tie: false,
+        ..Rules::standard()
+    };
+    let mut hand = Hand::new(&off, &d, B, [0, 0]).unwrap();
+    pass_and_draw(&mut hand);
+    end(&mut hand, A, TurnEnd::Knock(card("JS"))).unwrap();
+    let tie = *hand.outcome().unwrap();
+    assert_eq!(tie.winner(), None);
     for next in [NextDealer::Loser, NextDealer::Winner, NextDealer::Alternate] {
         assert_eq!(
             next_dealer(&with(next), B, &void),
             B,
             "{next:?}: a void hand keeps the dealer"
+        );
+        assert_eq!(
+            next_dealer(&with(next), B, &tie),
+            B,
+            "{next:?}: a scoreless tie keeps the dealer (docs/DESIGN.md)"
         );
     }
 }

@@ -606,6 +606,11 @@ impl<'r> Hand<'r> {
         if self.rules.big_gin_bonus.is_none() {
             return Err(IllegalAction::BigGin("not allowed under these rules"));
         }
+        if !big_gin_turn(self.rules, self.turns) {
+            return Err(IllegalAction::BigGin(
+                "only after drawing: the eleven-card deal's first turn is a discard or a knock",
+            ));
+        }
         if !meld::is_big_gin(hand) {
             return Err(IllegalAction::BigGin("only for 11 cards that all meld"));
         }
@@ -638,8 +643,6 @@ impl<'r> Hand<'r> {
     }
 }
 
-/// The cards `seat` took from the pile (or as the upcard) and still holds,
-/// replayed from the public events: what its opponent knows of its hand.
 /// Whether taking `top` into `hand` at the stock end makes a knock, gin
 /// or big gin possible: the only use of the last discard RULES.md allows.
 #[must_use]
@@ -651,6 +654,17 @@ pub fn last_discard_knocks(hand: CardSet, top: Card, knock_limit: u8, rules: &Ru
             .any(|c| meld::deadwood(eleven.without(c)) <= knock_limit)
 }
 
+/// Whether big gin may be declared on turn `turn` (turns completed so far):
+/// RULES.md has it "after drawing", so not on the eleven-card deal's first
+/// turn, which is only a discard or a knock (the non-dealer has drawn
+/// nothing: its eleventh card was dealt).
+#[must_use]
+pub fn big_gin_turn(rules: &Rules, turn: u32) -> bool {
+    !(rules.deal == Deal::ElevenCards && turn == 0)
+}
+
+/// The cards `seat` took from the pile (or as the upcard) and still holds,
+/// replayed from the public events: what its opponent knows of its hand.
 fn taken_and_kept(events: &[Event], seat: Seat) -> CardSet {
     let mut known = CardSet::EMPTY;
     for event in events {

@@ -17,7 +17,8 @@ pub use game::{
     GameResult, HandRecord, MAX_HANDS, Tally, next_dealer, play_game, play_game_traced,
 };
 pub use hand::{
-    Action, Hand, HandOutcome, IllegalAction, VoidReason, WorldError, last_discard_knocks,
+    Action, Hand, HandOutcome, IllegalAction, VoidReason, WorldError, big_gin_turn,
+    last_discard_knocks,
 };
 pub use multi::{
     PARTNERSHIP_TARGET, PartnershipResult, TableHand, ThreeResult, play_partnership, play_three,

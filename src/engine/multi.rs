@@ -8,7 +8,8 @@
 //! is dealt again by the same dealer. Each player keeps a cumulative score; the
 //! game ends when one reaches `game_target`. At the end the winner gets the
 //! game bonus and everyone the box bonus for each hand won (shutouts, defined
-//! for two players, are not applied).
+//! for two players, are not applied, and neither are Oklahoma's extra boxes:
+//! the knob `oklahoma_boxes` counts only in two-player games).
 //!
 //! **Four players.** Teams are players {0, 2} and {1, 3}. Each round is two
 //! separate hands; opponents alternate: even rounds 0–1 and 2–3, odd rounds

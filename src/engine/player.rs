@@ -170,11 +170,14 @@ pub fn legal_discards(view: &PlayerView<'_>) -> crate::cards::CardSet {
 }
 
 /// Whether declaring big gin ([`TurnEnd::BigGin`]) is legal in this view:
-/// the rules allow big gin and all 11 cards meld (the check [`Hand::apply`]
+/// the rules allow big gin, the player has drawn (not the eleven-card
+/// deal's first turn) and all 11 cards meld (the checks [`Hand::apply`]
 /// makes).
 #[must_use]
 pub fn big_gin_legal(view: &PlayerView<'_>) -> bool {
-    view.rules.big_gin_bonus.is_some() && crate::meld::is_big_gin(view.hand)
+    view.rules.big_gin_bonus.is_some()
+        && super::hand::big_gin_turn(view.rules, view.turn)
+        && crate::meld::is_big_gin(view.hand)
 }
 
 /// Whether the pile may be drawn from in this view. At the stock end

@@ -218,6 +218,8 @@ fn big_gin(view: &PlayerView<'_>) -> Result<(), String> {
     }
     let why = if view.rules.big_gin_bonus.is_none() {
         "big gin is not played under these rules".to_owned()
+    } else if !ginlab::engine::big_gin_turn(view.rules, view.turn) {
+        "big gin comes only after a draw: this first turn is a discard or a knock".to_owned()
     } else {
         format!(
             "big gin needs all 11 cards melded; yours leave deadwood {}",
