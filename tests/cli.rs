@@ -1235,3 +1235,20 @@ fn bad_output_paths_and_amounts_are_refused_before_playing() {
     );
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+/// An error message that cannot be written (stderr on a full device) still
+/// ends with the error's exit code, not a panic.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unwritable_stderr_keeps_the_exit_code() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"))
+        .args(["solve", "ZZ"])
+        .stderr(full)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+}

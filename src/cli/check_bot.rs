@@ -1,6 +1,7 @@
 //! `ginlab check-bot -- CMD...`: the protocol compliance check of a bot.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -43,10 +44,14 @@ pub fn run(args: CheckBotArgs) -> Result<(), Failure> {
     let log_dir = ginlab::strategy::Bot::new(spec.clone())
         .log_dir()
         .to_owned();
-    eprintln!("checking `{command}`");
+    // Progress on stderr; a stderr that cannot be written must not panic.
+    let note = |line: std::fmt::Arguments<'_>| {
+        let _ = writeln!(std::io::stderr(), "{line}");
+    };
+    note(format_args!("checking `{command}`"));
     let report = check_bot(spec, |name, outcome| match outcome {
-        Ok(decisions) => eprintln!("  ok    {name} ({decisions} decisions)"),
-        Err(_) => eprintln!("  FAIL  {name}"),
+        Ok(decisions) => note(format_args!("  ok    {name} ({decisions} decisions)")),
+        Err(_) => note(format_args!("  FAIL  {name}")),
     });
     // A command that cannot start is bad input, not a finding about a bot.
     if let Some(e) = &report.start_error {

@@ -24,10 +24,12 @@ pub struct MatchArgs {
     a: String,
     /// Strategy of seat B, as for A.
     b: String,
-    /// Play this many independent hands (dealers alternate, scores 0–0).
+    /// Play this many independent hands (dealers alternate, scores 0–0). With
+    /// duplicate deals an odd count is rounded up: every deal is played twice.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["games", "decks"], required_unless_present_any = ["games", "decks"])]
     hands: Option<u64>,
-    /// Play this many whole games to the target.
+    /// Play this many whole games to the target (rounded up to even with
+    /// duplicate deals, as for --hands).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "decks")]
     games: Option<u64>,
     /// Play one hand per deck order in FILE: one line each, 52 cards top first

@@ -15,7 +15,7 @@ mod strategies;
 mod study;
 
 use std::fmt::Display;
-use std::io::{self, Read};
+use std::io::{self, Read, Write as _};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -109,7 +109,9 @@ impl Failure {
         if broken_pipe {
             return ExitCode::SUCCESS;
         }
-        eprintln!("error: {error:#}");
+        // Not eprintln!, which panics when stderr cannot be written (a full
+        // disk, /dev/full): the exit code still says what happened.
+        let _ = writeln!(io::stderr(), "error: {error:#}");
         ExitCode::from(code)
     }
 }
@@ -154,7 +156,6 @@ fn read_stdin() -> Result<String, Failure> {
 
 /// Writes `bytes` to stdout in one go, so a run that fails early writes nothing.
 fn write_stdout(bytes: &[u8]) -> Result<(), Failure> {
-    use io::Write;
     let mut out = io::stdout().lock();
     out.write_all(bytes)?;
     out.flush()?;
