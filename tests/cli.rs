@@ -1022,6 +1022,47 @@ fn a_killed_run_resumes_to_the_same_output() {
 }
 
 #[test]
+fn sprt_decides_when_a_loses_or_wins_every_unit() {
+    // random never beats greedy in a whole game: every unit is lost, which
+    // no variance-based formula can weigh; the test must still decide at
+    // its first check (1024 units), H0 one way round and H1 the other.
+    for (a, b, verdict) in [
+        (
+            "random",
+            "greedy",
+            "LLR -29.90 in [-2.94, 2.94] after 1024 units: H0 accepted",
+        ),
+        (
+            "greedy",
+            "random",
+            "LLR 29.05 in [-2.94, 2.94] after 1024 units: H1 accepted",
+        ),
+    ] {
+        for duplicate in [true, false] {
+            let mut args = vec![
+                "match",
+                a,
+                b,
+                "--games",
+                "5000",
+                "--seed",
+                "1",
+                "--quiet",
+                "--sprt",
+                "elo0=0,elo1=10,alpha=0.05,beta=0.05",
+            ];
+            if !duplicate {
+                args.push("--no-duplicate");
+            }
+            let output = ginlab().args(&args).output().unwrap();
+            assert!(output.status.success());
+            let text = String::from_utf8(output.stdout).unwrap();
+            assert!(text.contains(verdict), "{args:?}: {text}");
+        }
+    }
+}
+
+#[test]
 fn sprt_stops_early_and_ignores_the_thread_count() {
     let run = |threads: &str| {
         let output = ginlab()

@@ -204,6 +204,21 @@ mod tests {
 /// points available), `LLR = n (s1 − s0)(2m − s0 − s1) / (2v)`. Pair units
 /// capture the correlation of the two games of a deal, as the pentanomial
 /// model does.
+///
+/// The approximation needs `v > 0`. When every unit has the same score `x`
+/// (all lost, all won, all drawn, or a single unit), the LLR is the exact
+/// generalised likelihood ratio that the formula approximates: the largest
+/// likelihood of the sample among score distributions with mean `s1`, over
+/// the largest among those with mean `s0`. A distribution with mean `s` gives
+/// `x` at most the probability `(1 − s) / (1 − x)` when `x < s` (the rest of
+/// its mass on a full score), `s / x` when `x > s` (the rest on nothing) and
+/// 1 when `x = s`, so `LLR = n ln(p1 / p0)` with those maxima. It is finite,
+/// grows with `n` and needs no tuning constant: all lost accepts H0 and all
+/// won H1 after about 100 units for elo 0 against 10, and a single unit
+/// decides only when it is unlikely under one hypothesis (a loss against
+/// elo1 = 800). Regularising the normal formula instead (a pseudo-count of
+/// 1e-3 in each empty outcome, as fishtest does) would accept H0 after one
+/// lost unit even for elo 0 against 10, where half the units are lost.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
     /// Elo under H0.
@@ -276,21 +291,26 @@ impl Sprt {
     }
 
     /// The LLR of units whose scores (in half points over `unit_size` games)
-    /// are summarised by `units`.
+    /// are summarised by `units`; 0 without units.
+    ///
+    /// See [`Sprt`] for the formula and for samples without spread.
     #[must_use]
     pub fn llr(&self, units: &Moments, unit_size: u64) -> f64 {
-        if units.n < 2 {
+        if units.n == 0 {
             return 0.0;
         }
+        let n = units.n as f64;
         let scale = 2.0 * unit_size.max(1) as f64;
         let m = units.mean() / scale;
+        // Exact: zero only when every unit has the same score (or n = 1).
         let v = units.variance() / (scale * scale);
-        if v <= 0.0 {
-            return 0.0;
-        }
         let expected = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
         let (s0, s1) = (expected(self.elo0), expected(self.elo1));
-        units.n as f64 * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v)
+        if v > 0.0 {
+            n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v)
+        } else {
+            n * (max_log_likelihood(m, s1) - max_log_likelihood(m, s0))
+        }
     }
 
     /// The decision for an LLR.
@@ -304,6 +324,19 @@ impl Sprt {
         } else {
             SprtDecision::Continue
         }
+    }
+}
+
+/// The log of the largest probability that a distribution of unit scores on
+/// [0, 1] with mean `s` (0 < s < 1) gives to the score `x`: the rest of its
+/// mass sits at the far end, 1 when `x < s` and 0 when `x > s`.
+fn max_log_likelihood(x: f64, s: f64) -> f64 {
+    if x < s {
+        ((1.0 - s) / (1.0 - x)).ln()
+    } else if x > s {
+        (s / x).ln()
+    } else {
+        0.0
     }
 }
 
@@ -343,6 +376,86 @@ mod sprt_tests {
         assert!("elo0=5,elo1=0".parse::<Sprt>().is_err());
         assert!("elo0=0,elo1=5,alpha=0.7".parse::<Sprt>().is_err());
         assert!("elo0=0,elo1=5,gamma=1".parse::<Sprt>().is_err());
+    }
+
+    /// `n` units that all scored `half_points`.
+    fn alike(n: u64, half_points: i64) -> Moments {
+        let mut units = Moments::default();
+        (0..n).for_each(|_| units.add(half_points));
+        units
+    }
+
+    /// The fewest alike units on which the test decides, and its decision.
+    fn first_decision(sprt: &Sprt, half_points: i64, unit_size: u64) -> (u64, SprtDecision) {
+        (1..=100_000)
+            .map(|n| (n, sprt.decide(sprt.llr(&alike(n, half_points), unit_size))))
+            .find(|&(_, d)| d != SprtDecision::Continue)
+            .expect("decides within 100,000 units")
+    }
+
+    #[test]
+    fn every_unit_lost_accepts_h0_and_every_unit_won_h1() {
+        let s: Sprt = "elo0=0,elo1=10,alpha=0.05,beta=0.05".parse().unwrap();
+        for unit_size in [1, 2] {
+            let full = 2 * unit_size as i64;
+            // Each lost unit adds ln((1 − s1) / (1 − s0)) = −0.029196, each
+            // won one ln(s1 / s0) = 0.028368; the bounds are ∓2.944439.
+            let lost = s.llr(&alike(1024, 0), unit_size);
+            assert!((lost + 1024.0 * 0.029_196_467).abs() < 1e-6, "{lost}");
+            let won = s.llr(&alike(1024, full), unit_size);
+            assert!((won - 1024.0 * 0.028_368_160).abs() < 1e-6, "{won}");
+            assert_eq!(
+                first_decision(&s, 0, unit_size),
+                (101, SprtDecision::AcceptH0)
+            );
+            assert_eq!(
+                first_decision(&s, full, unit_size),
+                (104, SprtDecision::AcceptH1)
+            );
+        }
+    }
+
+    #[test]
+    fn samples_without_spread_have_a_finite_sound_llr() {
+        let s: Sprt = "elo0=0,elo1=10,alpha=0.05,beta=0.05".parse().unwrap();
+        assert_eq!(s.llr(&Moments::default(), 2), 0.0);
+        // One lost unit is weak evidence: half the units are lost at elo1.
+        let one = s.llr(&alike(1, 0), 2);
+        assert!((one + 0.029_196_467).abs() < 1e-8, "{one}");
+        assert_eq!(s.decide(one), SprtDecision::Continue);
+        // But it rules out a player who scores 99 %: such a player loses a
+        // unit at most 1 % of the time, against 50 % at elo0.
+        let wide: Sprt = "elo0=0,elo1=800".parse().unwrap();
+        let one = wide.llr(&alike(1, 0), 2);
+        assert!((one + 3.921_973_336).abs() < 1e-8, "{one}");
+        assert_eq!(wide.decide(one), SprtDecision::AcceptH0);
+        // All drawn (or tied, or void) is exactly elo0 = 0: H0, as fast as
+        // all lost, since (1 − s1) / (1 − 1/2) = (1 − s1) / (1 − s0).
+        assert_eq!(first_decision(&s, 1, 1), (101, SprtDecision::AcceptH0));
+        assert_eq!(first_decision(&s, 2, 2), (101, SprtDecision::AcceptH0));
+        // Halfway between the hypotheses, no number of draws decides.
+        let around: Sprt = "elo0=-10,elo1=10".parse().unwrap();
+        let drawn = around.llr(&alike(1_000_000, 2), 2);
+        assert!(drawn.abs() < 1e-6, "{drawn}");
+    }
+
+    #[test]
+    fn samples_with_spread_keep_the_normal_approximation() {
+        let s: Sprt = "elo0=0,elo1=10,alpha=0.05,beta=0.05".parse().unwrap();
+        // n (s1 − s0)(2m − s0 − s1) / (2v), computed by hand.
+        let units = |scores: &[i64]| {
+            let mut m = Moments::default();
+            scores.iter().for_each(|&x| m.add(x));
+            m
+        };
+        let single = s.llr(&units(&[0, 1, 2, 2, 1, 2, 0, 2]), 1);
+        assert!((single - 0.069_028_755_819).abs() < 1e-10, "{single}");
+        let pairs = s.llr(&units(&[4, 3, 2, 2, 1, 4, 0, 3, 2, 4]), 2);
+        assert!((pairs - 0.147_918_762_470).abs() < 1e-10, "{pairs}");
+        // Two units with different scores have spread: m = 1/2, v = 1/2,
+        // so the LLR is −2 (s1 − s0)².
+        let two = s.llr(&units(&[0, 4]), 2);
+        assert!((two + 0.000_413_982_136).abs() < 1e-12, "{two}");
     }
 
     #[test]
