@@ -1120,6 +1120,24 @@ fn sprt_stops_early_and_ignores_the_thread_count() {
         "",
         &["--sprt", "E0 < E1"],
     );
+    // Non-finite values, repeated keys and chances outside (0, 0.5) too,
+    // each named in the message.
+    for (spec, problem) in [
+        ("elo0=-inf,elo1=inf", "elo0 = `-inf` is not a finite number"),
+        ("elo0=0,elo1=NaN", "elo1 = `NaN` is not a finite number"),
+        ("elo0=0,elo1=9000", "elo1 = 9000 is outside -3600..3600"),
+        ("elo0=0,elo0=5,elo1=10", "elo0 is given twice"),
+        (
+            "elo0=0,elo1=5,beta=0.5",
+            "beta = 0.5 is not between 0 and 0.5",
+        ),
+    ] {
+        rejects(
+            &["match", "greedy", "simple", "--games", "10", "--sprt", spec],
+            "",
+            &[spec, problem, "E0 < E1"],
+        );
+    }
     rejects(
         &[
             "match",

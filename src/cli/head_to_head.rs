@@ -64,10 +64,11 @@ pub struct MatchArgs {
     #[arg(long, short)]
     quiet: bool,
     /// Stop as soon as a sequential test decides between A being `elo0` and
-    /// `elo1` stronger than B: `elo0=0,elo1=10,alpha=0.05,beta=0.05`. The
-    /// --games or --hands count is then the most that will be played. Checked
-    /// every 1024 deals, so the stopping point does not depend on --threads.
-    /// With --out, the files cover the deals played.
+    /// `elo1` stronger than B: `elo0=0,elo1=10,alpha=0.05,beta=0.05`, with
+    /// -3600 <= elo0 < elo1 <= 3600 and 0 < alpha, beta < 0.5 (each 0.05 if
+    /// left out). The --games or --hands count is then the most that will be
+    /// played. Checked every 1024 deals, so the stopping point does not
+    /// depend on --threads. With --out, the files cover the deals played.
     #[arg(long, value_name = "SPEC", conflicts_with_all = ["shard", "resume"])]
     sprt: Option<Sprt>,
     /// Also write every game (every hand with --hands or --decks) as one

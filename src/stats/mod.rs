@@ -242,41 +242,88 @@ pub enum SprtDecision {
     AcceptH1,
 }
 
-/// What is wrong with an SPRT description.
+/// The largest Elo difference an SPRT hypothesis may name: its expected
+/// score is then within 1e-9 of 0 or 1, the ends of the Elo scale that
+/// [`elo_interval`] reports (∓3600). Beyond it a hypothesis is about a
+/// player that never or always scores, and from about 6400 the expected
+/// score rounds to 1, where the LLR is undefined.
+pub const SPRT_ELO_LIMIT: f64 = 3600.0;
+
+/// What is wrong with an SPRT description: the text and the problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "bad --sprt `{0}`: write elo0=E0,elo1=E1,alpha=A,beta=B with E0 < E1 and 0 < A, B < 0.5 (e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05)"
+    "bad --sprt `{spec}`: {problem}; write elo0=E0,elo1=E1,alpha=A,beta=B with -3600 <= E0 < E1 <= 3600 and 0 < A, B < 0.5 (alpha and beta default to 0.05; e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05)"
 )]
-pub struct SprtError(pub String);
+pub struct SprtError {
+    /// The description as given.
+    pub spec: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
 
 impl std::str::FromStr for Sprt {
     type Err = SprtError;
 
     fn from_str(text: &str) -> Result<Sprt, SprtError> {
-        let bad = || SprtError(text.to_owned());
-        let mut sprt = Sprt {
-            elo0: f64::NAN,
-            elo1: f64::NAN,
-            alpha: 0.05,
-            beta: 0.05,
+        const KEYS: [&str; 4] = ["elo0", "elo1", "alpha", "beta"];
+        let bad = |problem: String| SprtError {
+            spec: text.to_owned(),
+            problem,
         };
+        // Each value with its text, which the messages quote.
+        let mut values: [Option<(f64, &str)>; 4] = [None; 4];
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (key, value) = part.split_once('=').ok_or_else(bad)?;
-            let value: f64 = value.trim().parse().map_err(|_| bad())?;
-            match key.trim() {
-                "elo0" => sprt.elo0 = value,
-                "elo1" => sprt.elo1 = value,
-                "alpha" => sprt.alpha = value,
-                "beta" => sprt.beta = value,
-                _ => return Err(bad()),
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| bad(format!("`{part}` is not KEY=VALUE")))?;
+            let (key, value) = (key.trim(), value.trim());
+            let slot = KEYS.iter().position(|k| *k == key).ok_or_else(|| {
+                bad(format!(
+                    "unknown key `{key}` (the keys are elo0, elo1, alpha, beta)"
+                ))
+            })?;
+            if values[slot].is_some() {
+                return Err(bad(format!("{key} is given twice")));
+            }
+            let number = value
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| bad(format!("{key} = `{value}` is not a finite number")))?;
+            values[slot] = Some((number, value));
+        }
+        let [elo0, elo1, alpha, beta] = values;
+        let elo0 = elo0.ok_or_else(|| bad("elo0 is missing".to_owned()))?;
+        let elo1 = elo1.ok_or_else(|| bad("elo1 is missing".to_owned()))?;
+        for (key, (elo, raw)) in [("elo0", elo0), ("elo1", elo1)] {
+            if elo.abs() > SPRT_ELO_LIMIT {
+                return Err(bad(format!(
+                    "{key} = {raw} is outside -{SPRT_ELO_LIMIT}..{SPRT_ELO_LIMIT}"
+                )));
             }
         }
-        let ok = sprt.elo0 < sprt.elo1
-            && (0.0..0.5).contains(&sprt.alpha)
-            && sprt.alpha > 0.0
-            && (0.0..0.5).contains(&sprt.beta)
-            && sprt.beta > 0.0;
-        if ok { Ok(sprt) } else { Err(bad()) }
+        if elo0.0 >= elo1.0 {
+            return Err(bad(format!(
+                "elo0 = {} is not below elo1 = {}",
+                elo0.1, elo1.1
+            )));
+        }
+        for (key, given) in [("alpha", alpha), ("beta", beta)] {
+            if let Some((p, raw)) = given
+                && !(p > 0.0 && p < 0.5)
+            {
+                return Err(bad(format!(
+                    "{key} = {raw} is not between 0 and 0.5 (both excluded)"
+                )));
+            }
+        }
+        let chance = |given: Option<(f64, &str)>| given.map_or(0.05, |(p, _)| p);
+        Ok(Sprt {
+            elo0: elo0.0,
+            elo1: elo1.0,
+            alpha: chance(alpha),
+            beta: chance(beta),
+        })
     }
 }
 
@@ -373,9 +420,68 @@ mod sprt_tests {
         let s: Sprt = "elo0=0,elo1=10,alpha=0.05,beta=0.05".parse().unwrap();
         let (lo, hi) = s.bounds();
         assert!((lo + 2.944_438_979).abs() < 1e-6 && (hi - 2.944_438_979).abs() < 1e-6);
-        assert!("elo0=5,elo1=0".parse::<Sprt>().is_err());
-        assert!("elo0=0,elo1=5,alpha=0.7".parse::<Sprt>().is_err());
-        assert!("elo0=0,elo1=5,gamma=1".parse::<Sprt>().is_err());
+        assert_eq!(
+            "elo1=10, elo0=-5, beta=0.1".parse::<Sprt>(),
+            Ok(Sprt {
+                elo0: -5.0,
+                elo1: 10.0,
+                alpha: 0.05,
+                beta: 0.1
+            })
+        );
+    }
+
+    #[test]
+    fn bad_descriptions_name_the_value_and_what_is_allowed() {
+        let problem = |text: &str| {
+            let error = text.parse::<Sprt>().unwrap_err();
+            // Every message also says what a good description is.
+            let message = error.to_string();
+            assert!(message.contains(&format!("`{text}`")), "{message}");
+            assert!(message.contains("-3600 <= E0 < E1 <= 3600"), "{message}");
+            error.problem
+        };
+        for (text, expected) in [
+            ("elo0=-inf,elo1=inf", "elo0 = `-inf` is not a finite number"),
+            ("elo0=0,elo1=inf", "elo1 = `inf` is not a finite number"),
+            ("elo0=NaN,elo1=5", "elo0 = `NaN` is not a finite number"),
+            (
+                "elo0=0,elo1=5,alpha=infinity",
+                "alpha = `infinity` is not a finite number",
+            ),
+            ("elo0=0,elo1=ten", "elo1 = `ten` is not a finite number"),
+            ("elo0=-4000,elo1=0", "elo0 = -4000 is outside -3600..3600"),
+            ("elo0=0,elo1=1e300", "elo1 = 1e300 is outside -3600..3600"),
+            ("elo0=5,elo1=0", "elo0 = 5 is not below elo1 = 0"),
+            ("elo0=5,elo1=5", "elo0 = 5 is not below elo1 = 5"),
+            (
+                "elo0=0,elo1=5,alpha=0.7",
+                "alpha = 0.7 is not between 0 and 0.5 (both excluded)",
+            ),
+            (
+                "elo0=0,elo1=5,alpha=0.5",
+                "alpha = 0.5 is not between 0 and 0.5 (both excluded)",
+            ),
+            (
+                "elo0=0,elo1=5,beta=0",
+                "beta = 0 is not between 0 and 0.5 (both excluded)",
+            ),
+            (
+                "elo0=0,elo1=5,beta=-0.1",
+                "beta = -0.1 is not between 0 and 0.5 (both excluded)",
+            ),
+            (
+                "elo0=0,elo1=5,gamma=1",
+                "unknown key `gamma` (the keys are elo0, elo1, alpha, beta)",
+            ),
+            ("elo0=0,elo0=1,elo1=5", "elo0 is given twice"),
+            ("elo0=0,elo1", "`elo1` is not KEY=VALUE"),
+            ("elo1=5", "elo0 is missing"),
+            ("elo0=0", "elo1 is missing"),
+            ("", "elo0 is missing"),
+        ] {
+            assert_eq!(problem(text), expected, "{text}");
+        }
     }
 
     /// `n` units that all scored `half_points`.
