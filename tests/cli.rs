@@ -541,6 +541,17 @@ fn match_errors() {
         &["strategy A", "0 to 10"],
     );
     rejects(
+        &[
+            "match",
+            "greedy:knock_at=1,knock_at=2",
+            "simple",
+            "--hands",
+            "5",
+        ],
+        "",
+        &["strategy A", "gives `knock_at` twice"],
+    );
+    rejects(
         &["match", "greedy", "simple", "--hands", "5", "--games", "5"],
         "",
         &["--games"],
@@ -706,6 +717,34 @@ fn match_takes_profile_names_and_files() {
         "",
         &["greedy-k8", "greedy-k7", "built-in kind"],
     );
+}
+
+#[test]
+fn sweep_overrides_a_parameter_the_profile_sets() {
+    // greedy-k7 sets knock_at; each grid point replaces it (it used to be
+    // appended as a second knock_at, which inline profiles now refuse).
+    let dir = out_dir("sweep-k7");
+    ginlab()
+        .args([
+            "sweep",
+            "greedy-k7",
+            "--param",
+            "knock_at",
+            "--values",
+            "3..=4",
+        ])
+        .args(["--vs", "simple", "--hands", "20", "--seed", "1", "--quiet"])
+        .arg("--out")
+        .arg(&dir)
+        .assert()
+        .success();
+    let sweep = std::fs::read_to_string(dir.join("sweep.csv")).unwrap();
+    assert!(
+        sweep.contains(",knock_at,3,greedy:knock_at=3,simple,")
+            && sweep.contains(",knock_at,4,greedy:knock_at=4,simple,"),
+        "{sweep}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {

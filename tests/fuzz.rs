@@ -874,6 +874,14 @@ proptest! {
                         prop_assert!(named, "{message}");
                     }
                     ProfileError::Malformed(p) => prop_assert!(message.contains(p.as_str())),
+                    ProfileError::DuplicateKey { key, text: given } => {
+                        let twice = params
+                            .iter()
+                            .filter(|p| p.split('=').next().map(str::trim) == Some(key.as_str()))
+                            .count();
+                        prop_assert!(twice >= 2 && given == &text, "{message}");
+                        prop_assert!(message.contains(&format!("`{key}` twice")), "{message}");
+                    }
                     ProfileError::File(_) => prop_assert!(false, "{message}"),
                 }
             }

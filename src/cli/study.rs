@@ -274,13 +274,11 @@ pub fn run_sweep(
     let base = resolve(strategy, "being swept")?;
     let opponent = resolve(vs, "--vs")?;
     let values = parse_values(values)?;
-    let base_text = base.profile.to_string();
     let profiles: Vec<Profile> = values
         .iter()
         .map(|v| {
-            let sep = if base_text.contains(':') { ',' } else { ':' };
-            format!("{base_text}{sep}{}={v}", param)
-                .parse::<Profile>()
+            base.profile
+                .with_param(param, v)
                 .map_err(|e| Failure::input(format!("--param {param} --values {v}: {e}")))
         })
         .collect::<Result<_, _>>()?;

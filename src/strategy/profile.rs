@@ -74,6 +74,14 @@ pub enum ProfileError {
     /// A parameter not written `key=value`.
     #[error("`{0}` is not a parameter: write kind:key=value,key=value")]
     Malformed(String),
+    /// A parameter given twice in the inline form.
+    #[error("`{text}` gives `{key}` twice: give each parameter once")]
+    DuplicateKey {
+        /// The parameter.
+        key: String,
+        /// The inline profile.
+        text: String,
+    },
     /// A profile file that is not valid TOML or has no `kind`.
     #[error("{0}")]
     File(String),
@@ -173,10 +181,20 @@ impl FromStr for Profile {
         }
         let (kind, params) = text.split_once(':').unwrap_or((text, ""));
         let mut profile = Profile::of_kind(kind.trim())?;
+        let mut given = Vec::new();
         for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = param
                 .split_once('=')
                 .ok_or_else(|| ProfileError::Malformed(param.to_owned()))?;
+            // The last of two values would win silently: say so instead.
+            let key = key.trim();
+            if given.contains(&key) {
+                return Err(ProfileError::DuplicateKey {
+                    key: key.to_owned(),
+                    text: text.to_owned(),
+                });
+            }
+            given.push(key);
             profile.set(key, value)?;
         }
         Ok(profile)
@@ -184,6 +202,18 @@ impl FromStr for Profile {
 }
 
 impl Profile {
+    /// This profile with parameter `key` set from its inline text `value`,
+    /// whatever it was: a point of a sweep over `key`.
+    ///
+    /// # Errors
+    /// A parameter the kind does not have (an external bot has none here)
+    /// or a bad value.
+    pub fn with_param(&self, key: &str, value: &str) -> Result<Profile, ProfileError> {
+        let mut profile = self.clone();
+        profile.set(key, value)?;
+        Ok(profile)
+    }
+
     /// Sets parameter `key` (of a built-in kind) from its text.
     fn set(&mut self, key: &str, value: &str) -> Result<(), ProfileError> {
         let (key, value) = (key.trim(), value.trim());
@@ -262,7 +292,10 @@ impl Profile {
                     Profile::Simple => ("simple", "(none)"),
                     Profile::Greedy { .. } => ("greedy", "knock_at, schedule"),
                     Profile::Mc(_) => ("mc", McParams::KEYS),
-                    Profile::External(_) => unreachable!("only built-in kinds are set"),
+                    Profile::External(_) => (
+                        "exec",
+                        "(none inline; a profile file has command, timeout_ms, options, log_dir)",
+                    ),
                     Profile::Tracker(_) => (
                         "tracker",
                         "knock_at, safety, slack, outs, draw_outs, hold, margin, late_stock",
@@ -507,5 +540,32 @@ mod tests {
         assert!(e("random:knock_prob=2").contains("0 to 1"));
         assert!(e("simple:x=1").contains("no parameter `x`"));
         assert!(e("greedy:knock_at").contains("key=value"));
+    }
+
+    #[test]
+    fn a_parameter_given_twice_is_an_error() {
+        let e = |t: &str| t.parse::<Profile>().unwrap_err().to_string();
+        assert_eq!(
+            e("greedy:knock_at=1,knock_at=2"),
+            "`greedy:knock_at=1,knock_at=2` gives `knock_at` twice: give each parameter once"
+        );
+        assert!(e("tracker:safety=1, slack=2 ,safety =1").contains("gives `safety` twice"));
+        assert!(e("mc:samples=8,seed=1,samples=8").contains("gives `samples` twice"));
+        // A sweep sets a parameter the base profile already has.
+        let base: Profile = "greedy:knock_at=7,schedule=20:5".parse().unwrap();
+        let point = base.with_param("knock_at", "3").unwrap();
+        assert_eq!(point.to_string(), "greedy:knock_at=3,schedule=20:5");
+        assert!(
+            base.with_param("knock_at", "11")
+                .unwrap_err()
+                .to_string()
+                .contains("0 to 10")
+        );
+        let bot: Profile = "exec:python3 bot.py".parse().unwrap();
+        let message = bot.with_param("samples", "4").unwrap_err().to_string();
+        assert!(
+            message.contains("`exec` has no parameter `samples`"),
+            "{message}"
+        );
     }
 }
