@@ -711,6 +711,17 @@ fn match_takes_profile_names_and_files() {
         "",
         &["profile", "no parameter `speed`", "knock_at, schedule"],
     );
+    // Values have their types, as in a rules file: a number is not a string.
+    std::fs::write(&bad, "kind = \"greedy\"\nknock_at = \"7\"\n").unwrap();
+    rejects(
+        &["match", bad.to_str().unwrap(), "simple", "--hands", "5"],
+        "",
+        &[
+            "profile",
+            "bad value `\"7\"` for `greedy:knock_at`",
+            "an integer from 0 to 10",
+        ],
+    );
     std::fs::remove_file(&bad).unwrap();
     rejects(
         &["match", "greedy-k8", "simple", "--hands", "5"],

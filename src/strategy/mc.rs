@@ -71,7 +71,7 @@ use crate::engine::{
 use crate::meld;
 use crate::rules::Rules;
 
-use super::{Greedy, Knowledge, ProfileError, Tracker, best_discard_except};
+use super::{Greedy, Knowledge, ParamType, ParamValue, ProfileError, Tracker, best_discard_except};
 
 mod odds;
 mod prior;
@@ -606,34 +606,34 @@ impl McParams {
     /// The parameter names, for error messages.
     pub const KEYS: &'static str = "samples, rollout, base, own_knock_at, opp_knock_at, weighting, objective, discards, confidence, calibrate, seed";
 
-    /// Sets parameter `key` from its text.
+    /// Sets parameter `key` from its value (inline text, or a profile
+    /// file's TOML value, which must have the parameter's type).
     ///
     /// # Errors
     /// [`ProfileError::UnknownKey`] or [`ProfileError::BadValue`].
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ProfileError> {
+    pub fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ProfileError> {
+        use ParamType::{Boolean, Integer, Number, Text};
         let bad = |key: &'static str, expected: &'static str| ProfileError::BadValue {
             kind: "mc",
             key,
-            value: value.to_owned(),
+            value: value.shown(),
             expected,
         };
         match key {
             "samples" => {
                 self.samples = value
-                    .parse()
-                    .ok()
+                    .parse(Integer)
                     .filter(|n| (1..=4096).contains(n))
                     .ok_or_else(|| bad("samples", "an integer from 1 to 4096"))?;
             }
             "discards" => {
                 self.discards = value
-                    .parse()
-                    .ok()
+                    .parse(Integer)
                     .filter(|n| (1..=11).contains(n))
                     .ok_or_else(|| bad("discards", "an integer from 1 to 11"))?;
             }
             "own_knock_at" | "opp_knock_at" => {
-                let k = value.parse().ok().filter(|k| *k <= 10);
+                let k = value.parse(Integer).filter(|k| *k <= 10);
                 if key == "own_knock_at" {
                     self.own_knock_at =
                         Some(k.ok_or_else(|| bad("own_knock_at", "an integer from 0 to 10"))?);
@@ -644,25 +644,24 @@ impl McParams {
             }
             "confidence" => {
                 self.confidence = value
-                    .parse()
-                    .ok()
+                    .parse(Number)
                     .filter(|z: &f64| (0.0..=10.0).contains(z))
                     .ok_or_else(|| bad("confidence", "a number from 0 to 10"))?;
             }
             "calibrate" => {
                 self.calibrate = value
-                    .parse()
-                    .map_err(|_| bad("calibrate", "true or false"))?;
+                    .parse(Boolean)
+                    .ok_or_else(|| bad("calibrate", "true or false"))?;
             }
             "seed" => {
                 self.seed = value
-                    .parse()
-                    .map_err(|_| bad("seed", "an integer from 0 to 2^64 - 1"))?;
+                    .parse(Integer)
+                    .ok_or_else(|| bad("seed", "an integer from 0 to 2^64 - 1"))?;
             }
             "rollout" | "base" => {
-                let policy = match value {
-                    "greedy" => Rollout::Greedy,
-                    "tracker" => Rollout::Tracker,
+                let policy = match value.text(Text).as_deref() {
+                    Some("greedy") => Rollout::Greedy,
+                    Some("tracker") => Rollout::Tracker,
                     _ if key == "base" => return Err(bad("base", "greedy or tracker")),
                     _ => return Err(bad("rollout", "greedy or tracker")),
                 };
@@ -673,16 +672,16 @@ impl McParams {
                 }
             }
             "weighting" => {
-                self.weighting = match value {
-                    "none" => Weighting::None,
-                    "tracker" => Weighting::Tracker,
+                self.weighting = match value.text(Text).as_deref() {
+                    Some("none") => Weighting::None,
+                    Some("tracker") => Weighting::Tracker,
                     _ => return Err(bad("weighting", "none or tracker")),
                 };
             }
             "objective" => {
-                self.objective = match value {
-                    "points" => Objective::Points,
-                    "game" => Objective::Game,
+                self.objective = match value.text(Text).as_deref() {
+                    Some("points") => Objective::Points,
+                    Some("game") => Objective::Game,
                     _ => return Err(bad("objective", "points or game")),
                 };
             }

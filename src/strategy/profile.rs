@@ -1,6 +1,7 @@
 //! Strategy profiles: a built-in kind plus parameters, written inline as
 //! `kind` or `kind:key=value,key=value` (e.g. `greedy:knock_at=7`).
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -87,6 +88,72 @@ pub enum ProfileError {
     File(String),
 }
 
+/// The type of value a parameter takes, as a profile file must write it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamType {
+    /// A TOML integer (`knock_at = 7`).
+    Integer,
+    /// A TOML integer or float (`knock_prob = 0.5`, `safety = 4`).
+    Number,
+    /// A TOML boolean (`calibrate = false`).
+    Boolean,
+    /// A TOML string: a word or a schedule (`rollout = "tracker"`).
+    Text,
+}
+
+/// One parameter's value as given: inline text, or a profile file's TOML
+/// value.
+///
+/// Inline, every value is text (`greedy:knock_at=7`), and each parameter
+/// reads the text as it needs. A file's value already has a TOML type,
+/// and it must be the parameter's [`ParamType`], as a rules file's knobs
+/// must: `knock_at = "7"` and `calibrate = "true"` are refused, not read
+/// through their text. A value of the right type is then read through its
+/// TOML text, so a file and the inline form accept the same numbers.
+#[derive(Clone, Copy, Debug)]
+pub enum ParamValue<'a> {
+    /// Inline text, any type.
+    Text(&'a str),
+    /// A profile file's value.
+    Toml(&'a toml::Value),
+}
+
+impl<'a> ParamValue<'a> {
+    /// The value's text for a parameter of type `wanted` (trimmed): inline
+    /// text as it is; a TOML value only if it has that type (an integer is
+    /// also a number), else `None`.
+    #[must_use]
+    pub fn text(self, wanted: ParamType) -> Option<Cow<'a, str>> {
+        use toml::Value;
+        match self {
+            ParamValue::Text(text) => Some(Cow::Borrowed(text.trim())),
+            ParamValue::Toml(value) => match (wanted, value) {
+                (ParamType::Text, Value::String(text)) => Some(Cow::Borrowed(text.trim())),
+                (ParamType::Integer | ParamType::Number, Value::Integer(_))
+                | (ParamType::Number, Value::Float(_))
+                | (ParamType::Boolean, Value::Boolean(_)) => Some(Cow::Owned(value.to_string())),
+                _ => None,
+            },
+        }
+    }
+
+    /// [`ParamValue::text`] read as a `T`.
+    #[must_use]
+    pub fn parse<T: FromStr>(self, wanted: ParamType) -> Option<T> {
+        self.text(wanted)?.parse().ok()
+    }
+
+    /// The value as messages show it: the text as given, or the TOML value
+    /// as written (a string in quotes, so `"7"` is not taken for 7).
+    #[must_use]
+    pub fn shown(self) -> String {
+        match self {
+            ParamValue::Text(text) => text.trim().to_owned(),
+            ParamValue::Toml(value) => value.to_string(),
+        }
+    }
+}
+
 impl Profile {
     /// A fresh strategy for one game or seat; its random choices come from `seed`.
     #[must_use]
@@ -108,17 +175,14 @@ impl Profile {
 impl Profile {
     /// A profile from TOML: `kind = "greedy"` plus the kind's parameters
     /// (`knock_at = 7`, `schedule = "20:5/10:2"`), and an optional `name`
-    /// (returned beside the profile). Unknown keys are errors.
+    /// (returned beside the profile). Unknown keys are errors, and so are
+    /// values of another TOML type than the parameter's ([`ParamValue`]).
     ///
     /// # Errors
     /// Invalid TOML, a missing or unknown `kind`, or a bad parameter.
     pub fn from_toml(text: &str) -> Result<(Profile, Option<String>), ProfileError> {
         let table: toml::Table =
             toml::from_str(text).map_err(|e| ProfileError::File(format!("invalid TOML: {e}")))?;
-        let text_of = |value: &toml::Value| match value {
-            toml::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
         let kind = match table.get("kind") {
             Some(toml::Value::String(kind)) => kind.clone(),
             _ => {
@@ -139,11 +203,11 @@ impl Profile {
         if kind == "external" {
             return Ok((external_from_toml(&table)?, name));
         }
-        // Each value is one parameter's text: it is not pasted into the
+        // Each value is one parameter's, typed: it is not pasted into the
         // inline form, where a comma in it would start another parameter.
         let mut profile = Profile::of_kind(&kind)?;
         for (key, value) in table.iter().filter(|(k, _)| *k != "kind" && *k != "name") {
-            profile.set(key, &text_of(value))?;
+            profile.set(key, ParamValue::Toml(value))?;
         }
         Ok((profile, name))
     }
@@ -195,7 +259,7 @@ impl FromStr for Profile {
                 });
             }
             given.push(key);
-            profile.set(key, value)?;
+            profile.set(key, ParamValue::Text(value))?;
         }
         Ok(profile)
     }
@@ -210,40 +274,43 @@ impl Profile {
     /// or a bad value.
     pub fn with_param(&self, key: &str, value: &str) -> Result<Profile, ProfileError> {
         let mut profile = self.clone();
-        profile.set(key, value)?;
+        profile.set(key, ParamValue::Text(value))?;
         Ok(profile)
     }
 
-    /// Sets parameter `key` (of a built-in kind) from its text.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ProfileError> {
-        let (key, value) = (key.trim(), value.trim());
+    /// Sets parameter `key` (of a built-in kind) from its value.
+    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ProfileError> {
+        use ParamType::{Integer, Number, Text};
+        let key = key.trim();
         match (self, key) {
             (Profile::Random { knock_prob }, "knock_prob") => {
                 *knock_prob = value
-                    .parse::<f64>()
-                    .ok()
+                    .parse::<f64>(Number)
                     .filter(|p| (0.0..=1.0).contains(p))
                     .ok_or_else(|| ProfileError::BadValue {
                         kind: "random",
                         key: "knock_prob",
-                        value: value.to_owned(),
+                        value: value.shown(),
                         expected: "a number from 0 to 1",
                     })?;
             }
             (Profile::Greedy { schedule, .. }, "schedule") => {
-                *schedule = parse_schedule(value).ok_or_else(|| ProfileError::BadValue {
-                    kind: "greedy",
-                    key: "schedule",
-                    value: value.to_owned(),
-                    expected: "STOCK:KNOCK pairs joined by /, stock sizes decreasing, knock 0 to 10 (e.g. 20:5/10:2)",
-                })?;
+                *schedule = value
+                    .text(Text)
+                    .and_then(|text| parse_schedule(&text))
+                    .ok_or_else(|| ProfileError::BadValue {
+                        kind: "greedy",
+                        key: "schedule",
+                        value: value.shown(),
+                        expected: "STOCK:KNOCK pairs joined by /, stock sizes decreasing, knock 0 to 10 (e.g. 20:5/10:2)",
+                    })?;
             }
             (Profile::Greedy { knock_at, .. }, "knock_at") => {
-                *knock_at = Some(value.parse::<u8>().ok().filter(|k| *k <= 10).ok_or_else(
+                *knock_at = Some(value.parse::<u8>(Integer).filter(|k| *k <= 10).ok_or_else(
                     || ProfileError::BadValue {
                         kind: "greedy",
                         key: "knock_at",
-                        value: value.to_owned(),
+                        value: value.shown(),
                         expected: "an integer from 0 to 10",
                     },
                 )?);
@@ -265,13 +332,12 @@ impl Profile {
                 };
                 let integer = matches!(key, "knock_at" | "slack" | "late_stock");
                 let x = value
-                    .parse::<f32>()
-                    .ok()
+                    .parse::<f32>(if integer { Integer } else { Number })
                     .filter(|x| (range.0..=range.1).contains(x) && (!integer || x.fract() == 0.0))
                     .ok_or_else(|| ProfileError::BadValue {
                         kind: "tracker",
                         key,
-                        value: value.to_owned(),
+                        value: value.shown(),
                         expected,
                     })?;
                 match key {
@@ -509,7 +575,7 @@ mod tests {
         let e = |t: &str| Profile::from_toml(t).unwrap_err().to_string();
         let message = e("kind = \"greedy\"\nschedule = \"20:5,knock_at=3\"");
         assert!(
-            message.contains("bad value `20:5,knock_at=3` for `greedy:schedule`"),
+            message.contains("bad value `\"20:5,knock_at=3\"` for `greedy:schedule`"),
             "{message}"
         );
         let message = e("kind = \"greedy\"\nknock_at = [1, 2]");
@@ -521,6 +587,60 @@ mod tests {
         let e = |t: &str| t.parse::<Profile>().unwrap_err().to_string();
         assert!(e("exec:''").contains("naming a program"));
         assert!(e("exec:'' bot.py").contains("naming a program"));
+    }
+
+    #[test]
+    fn file_values_must_have_the_parameters_types() {
+        let e = |t: &str| Profile::from_toml(t).unwrap_err().to_string();
+        assert_eq!(
+            e("kind = \"greedy\"\nknock_at = \"7\""),
+            "bad value `\"7\"` for `greedy:knock_at`: expected an integer from 0 to 10"
+        );
+        for (kind, param) in [
+            ("random", "knock_prob = \"0.5\""),
+            ("greedy", "knock_at = 7.0"),
+            ("greedy", "schedule = 20"),
+            ("tracker", "knock_at = \"7\""),
+            ("tracker", "slack = 3.0"),
+            ("tracker", "safety = \"4\""),
+            ("tracker", "margin = true"),
+            ("mc", "samples = \"16\""),
+            ("mc", "calibrate = \"false\""),
+            ("mc", "seed = \"7\""),
+            ("mc", "confidence = \"2\""),
+            ("mc", "rollout = 1"),
+            ("mc", "objective = [\"game\"]"),
+        ] {
+            let message = e(&format!("kind = \"{kind}\"\n{param}"));
+            let (key, value) = param.split_once(" = ").unwrap();
+            assert!(
+                message.contains(&format!("bad value `{value}` for `{kind}:{key}`")),
+                "{message}"
+            );
+        }
+        // With their types, values load as their text does inline (an
+        // integer is also a number).
+        for (kind, params, inline) in [
+            ("random", "knock_prob = 1", "random:knock_prob=1"),
+            (
+                "greedy",
+                "knock_at = 7\nschedule = \" 20:5/10:2\"",
+                "greedy:knock_at=7,schedule=20:5/10:2",
+            ),
+            (
+                "tracker",
+                "knock_at = 9\nsafety = 4\nslack = 2\nouts = 1.5\nmargin = -30.5",
+                "tracker:knock_at=9,safety=4,slack=2,outs=1.5,margin=-30.5",
+            ),
+            (
+                "mc",
+                "samples = 16\nrollout = \"tracker\"\nconfidence = 1\ncalibrate = false\nseed = 7",
+                "mc:samples=16,rollout=tracker,confidence=1,calibrate=false,seed=7",
+            ),
+        ] {
+            let (profile, _) = Profile::from_toml(&format!("kind = \"{kind}\"\n{params}")).unwrap();
+            assert_eq!(profile, inline.parse().unwrap(), "{params}");
+        }
     }
 
     #[test]
