@@ -7,7 +7,7 @@
 //! games = 2000                   # or: hands = 100000
 //! duplicate = true               # optional, default true
 //! players = ["greedy", "simple"] # profile names, files or inline profiles
-//! pairing = "head_to_head"       # or "round_robin", "gauntlet" (the first player against each other)
+//! pairing = "head_to_head"       # the default, exactly two players; or "round_robin", "gauntlet"
 //!
 //! [[variant]]                    # one table per rule variant; none means standard
 //! name = "standard"              # a preset name, or any name with `preset = ...`
@@ -29,7 +29,11 @@
 //! ```
 //!
 //! or `study = "balance"` with `strategy = "greedy"` (the strategy against
-//! itself under every variant). `players` and `pairing` are then not used.
+//! itself under every variant). Each kind takes only its own keys: `players`
+//! and `pairing` in a study, or `strategy` in a match spec, are errors, as
+//! is any key no spec has. `head_to_head` (the default pairing) takes
+//! exactly two players, and a variant not named after a preset must give
+//! its `preset`, so that a misspelt name is not silently standard.
 //!
 //! Every (variant, pairing) is played from the same master seed, so all of
 //! them see the same deals (common random numbers): differences between rows
@@ -107,11 +111,18 @@ pub enum ExperimentError {
     /// Not valid TOML.
     #[error("invalid TOML: {0}")]
     Toml(String),
-    /// A key no experiment has.
-    #[error(
-        "unknown key `{0}`: an experiment has name, seed, games or hands, duplicate, variant, players and pairing (or study with strategy, param, values, vs)"
-    )]
-    UnknownKey(String),
+    /// A key this kind of spec does not take.
+    #[error("unknown key `{key}`: {kind} takes {allowed}{hint}")]
+    UnknownKey {
+        /// The key.
+        key: String,
+        /// The kind of spec, e.g. "a balance study".
+        kind: &'static str,
+        /// The keys it takes.
+        allowed: &'static str,
+        /// Where the key belongs instead, if anywhere (with its separator).
+        hint: &'static str,
+    },
     /// A key with a value of the wrong kind or range.
     #[error("`{key}` must be {expected}")]
     Bad {
@@ -123,6 +134,24 @@ pub enum ExperimentError {
     /// A required key is missing.
     #[error("missing `{0}`")]
     Missing(&'static str),
+    /// `head_to_head` pairing with more than two players: it would play
+    /// only the first two.
+    #[error(
+        "pairing = \"head_to_head\"{default} plays exactly 2 players, but `players` lists {given}: list two, or set pairing = \"round_robin\" (every pair) or \"gauntlet\" (the first player against each other)"
+    )]
+    HeadToHeadPlayers {
+        /// How many players the spec lists.
+        given: usize,
+        /// Whether `pairing` was left out, as text for the message.
+        default: &'static str,
+    },
+    /// A variant named other than a preset, with no `preset`: it would
+    /// silently be standard (a misspelt preset name, say).
+    #[error(
+        "variant `{0}`: `{0}` is not a preset ({list}), so the variant needs `preset = \"NAME\"` to say which rules it starts from (then any knob overrides), or a preset's name",
+        list = PRESETS.join(", ")
+    )]
+    NoPreset(String),
     /// A variant's rules are wrong.
     #[error("variant `{name}`: {source}")]
     Variant {
@@ -132,6 +161,74 @@ pub enum ExperimentError {
         #[source]
         source: RulesError,
     },
+}
+
+/// The kinds of spec, each with its own keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Match,
+    Sweep,
+    Balance,
+}
+
+/// Keys every kind of spec takes.
+const COMMON_KEYS: [&str; 7] = [
+    "name",
+    "seed",
+    "games",
+    "hands",
+    "duplicate",
+    "study",
+    "variant",
+];
+
+impl Kind {
+    /// The keys of this kind beyond [`COMMON_KEYS`].
+    fn own_keys(self) -> &'static [&'static str] {
+        match self {
+            Kind::Match => &["players", "pairing"],
+            Kind::Sweep => &["strategy", "param", "values", "vs"],
+            Kind::Balance => &["strategy"],
+        }
+    }
+
+    fn takes(self, key: &str) -> bool {
+        COMMON_KEYS.contains(&key) || self.own_keys().contains(&key)
+    }
+
+    /// The error for `key`, which this kind does not take: what the kind
+    /// takes, and which kind the key belongs to if any.
+    fn unknown(self, key: &str) -> ExperimentError {
+        let (kind, allowed) = match self {
+            Kind::Match => (
+                "a match spec",
+                "name, seed, games or hands, duplicate, study, players, pairing and [[variant]] tables",
+            ),
+            Kind::Sweep => (
+                "a sweep study",
+                "name, seed, games or hands, duplicate, study, strategy, param, values, vs and [[variant]] tables",
+            ),
+            Kind::Balance => (
+                "a balance study",
+                "name, seed, games or hands, duplicate, study, strategy and [[variant]] tables",
+            ),
+        };
+        let hint = if Kind::Match.takes(key) {
+            "; it belongs to a match spec (a study plays `strategy`)"
+        } else if Kind::Balance.takes(key) {
+            "; it belongs to a sweep or balance study (study = \"sweep\" or \"balance\"; a match spec plays `players`)"
+        } else if Kind::Sweep.takes(key) {
+            "; it belongs to a sweep study (study = \"sweep\")"
+        } else {
+            ""
+        };
+        ExperimentError::UnknownKey {
+            key: key.to_owned(),
+            kind,
+            allowed,
+            hint,
+        }
+    }
 }
 
 fn bad(key: &'static str, expected: &'static str) -> ExperimentError {
@@ -153,26 +250,14 @@ impl Experiment {
     pub fn from_toml(text: &str) -> Result<Experiment, ExperimentError> {
         let table: toml::Table =
             toml::from_str(text).map_err(|e| ExperimentError::Toml(e.to_string()))?;
-        for key in table.keys() {
-            if ![
-                "name",
-                "seed",
-                "games",
-                "hands",
-                "duplicate",
-                "players",
-                "pairing",
-                "variant",
-                "study",
-                "strategy",
-                "param",
-                "values",
-                "vs",
-            ]
-            .contains(&key.as_str())
-            {
-                return Err(ExperimentError::UnknownKey(key.clone()));
-            }
+        let kind = match table.get("study").map(|v| v.as_str()) {
+            None | Some(Some("match")) => Kind::Match,
+            Some(Some("sweep")) => Kind::Sweep,
+            Some(Some("balance")) => Kind::Balance,
+            Some(_) => return Err(bad("study", "\"match\", \"sweep\" or \"balance\"")),
+        };
+        if let Some(key) = table.keys().find(|k| !kind.takes(k)) {
+            return Err(kind.unknown(key));
         }
         let name = match table.get("name") {
             None => None,
@@ -211,34 +296,28 @@ impl Experiment {
                 None => Err(ExperimentError::Missing(key)),
             }
         };
-        let study = match table.get("study").map(|v| v.as_str()) {
-            None | Some(Some("match")) => Study::Match,
-            Some(Some("sweep")) => Study::Sweep {
+        let study = match kind {
+            Kind::Match => Study::Match,
+            Kind::Sweep => Study::Sweep {
                 strategy: text_key("strategy")?,
                 param: text_key("param")?,
                 values: text_key("values")?,
                 vs: text_key("vs")?,
             },
-            Some(Some("balance")) => Study::Balance {
+            Kind::Balance => Study::Balance {
                 strategy: text_key("strategy")?,
             },
-            Some(_) => return Err(bad("study", "\"match\", \"sweep\" or \"balance\"")),
         };
+        // The key check above leaves `players` to match specs.
         let players: Vec<String> = match (table.get("players"), &study) {
-            (Some(toml::Value::Array(items)), Study::Match) => items
+            (Some(toml::Value::Array(items)), _) => items
                 .iter()
                 .map(|v| v.as_str().map(str::to_owned))
                 .collect::<Option<_>>()
                 .ok_or_else(|| bad("players", "a list of strategy names"))?,
-            (Some(_), Study::Match) => return Err(bad("players", "a list of strategy names")),
+            (Some(_), _) => return Err(bad("players", "a list of strategy names")),
             (None, Study::Match) => return Err(ExperimentError::Missing("players")),
             (None, _) => Vec::new(),
-            (Some(_), _) => {
-                return Err(bad(
-                    "players",
-                    "left out of a sweep or balance study (it uses strategy)",
-                ));
-            }
         };
         let pairing = match table.get("pairing").map(|v| v.as_str()) {
             None | Some(Some("head_to_head")) => Pairing::HeadToHead,
@@ -253,6 +332,16 @@ impl Experiment {
         };
         if study == Study::Match && players.len() < 2 {
             return Err(bad("players", "at least two strategies"));
+        }
+        if study == Study::Match && pairing == Pairing::HeadToHead && players.len() > 2 {
+            return Err(ExperimentError::HeadToHeadPlayers {
+                given: players.len(),
+                default: if table.contains_key("pairing") {
+                    ""
+                } else {
+                    " (the default without `pairing`)"
+                },
+            });
         }
         let variants = match table.get("variant") {
             None => vec![("standard".to_owned(), Rules::standard())],
@@ -304,7 +393,9 @@ fn variant(value: &toml::Value) -> Result<(String, Rules), ExperimentError> {
         .to_owned();
     let mut knobs = table.clone();
     knobs.remove("name");
-    if !knobs.contains_key("preset") && PRESETS.contains(&name.as_str()) {
+    let named_preset = PRESETS.contains(&name.as_str());
+    let given_preset = knobs.contains_key("preset");
+    if !given_preset && named_preset {
         knobs.insert("preset".into(), toml::Value::String(name.clone()));
     }
     let rules = Rules::from_toml(&toml::to_string(&knobs).expect("a TOML table serialises"))
@@ -312,6 +403,9 @@ fn variant(value: &toml::Value) -> Result<(String, Rules), ExperimentError> {
             name: name.clone(),
             source,
         })?;
+    if !given_preset && !named_preset {
+        return Err(ExperimentError::NoPreset(name));
+    }
     Ok((name, rules))
 }
 
@@ -365,5 +459,123 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(sweep.study, Study::Sweep { .. }));
+    }
+
+    #[test]
+    fn each_kind_of_spec_takes_only_its_keys() {
+        let e = |t: &str| Experiment::from_toml(t).unwrap_err().to_string();
+        let game = "seed = 1\ngames = 5\n";
+        let matches = format!("{game}players = [\"greedy\", \"simple\"]\n");
+        let balance = format!("{game}study = \"balance\"\nstrategy = \"greedy\"\n");
+        let sweep = format!(
+            "{game}study = \"sweep\"\nstrategy = \"greedy\"\nparam = \"knock_at\"\nvalues = \"1,2\"\nvs = \"simple\"\n"
+        );
+        let cases: [(String, &[&str]); 5] = [
+            (
+                format!("{matches}strategy = \"mc\""),
+                &[
+                    "unknown key `strategy`: a match spec takes",
+                    "players, pairing and [[variant]]",
+                    "belongs to a sweep or balance study",
+                ],
+            ),
+            (
+                format!("{balance}param = \"knock_at\""),
+                &[
+                    "unknown key `param`: a balance study takes",
+                    "study, strategy and [[variant]]",
+                    "belongs to a sweep study",
+                ],
+            ),
+            (
+                format!("{balance}players = [\"greedy\"]"),
+                &[
+                    "unknown key `players`: a balance study",
+                    "belongs to a match spec",
+                ],
+            ),
+            (
+                format!("{sweep}pairing = \"gauntlet\""),
+                &[
+                    "unknown key `pairing`: a sweep study takes",
+                    "belongs to a match spec",
+                ],
+            ),
+            (
+                format!("{sweep}vss = \"simple\""),
+                &[
+                    "unknown key `vss`: a sweep study takes",
+                    "param, values, vs and",
+                ],
+            ),
+        ];
+        for (text, needles) in cases {
+            let message = e(&text);
+            assert!(needles.iter().all(|n| message.contains(n)), "{message}");
+        }
+        assert!(!e(&format!("{sweep}vss = 1")).contains("belongs"));
+        for good in [&matches, &balance, &sweep] {
+            Experiment::from_toml(good).unwrap();
+        }
+    }
+
+    #[test]
+    fn head_to_head_takes_two_players() {
+        let e = |t: &str| Experiment::from_toml(t).unwrap_err().to_string();
+        let three = "seed = 1\ngames = 5\nplayers = [\"greedy\", \"simple\", \"random\"]\n";
+        for (pairing, default) in [("pairing = \"head_to_head\"", false), ("", true)] {
+            let message = e(&format!("{three}{pairing}"));
+            assert!(
+                message.contains("pairing = \"head_to_head\"")
+                    && message.contains("exactly 2 players, but `players` lists 3")
+                    && message.contains("round_robin")
+                    && message.contains("gauntlet")
+                    && message.contains("the default") == default,
+                "{message}"
+            );
+        }
+        let gauntlet = Experiment::from_toml(&format!("{three}pairing = \"gauntlet\"")).unwrap();
+        assert_eq!(gauntlet.pairings(), vec![(0, 1), (0, 2)]);
+    }
+
+    #[test]
+    fn a_variant_not_named_after_a_preset_names_its_preset() {
+        let e = |t: &str| Experiment::from_toml(t).unwrap_err().to_string();
+        let base = "seed = 1\ngames = 5\nplayers = [\"greedy\", \"simple\"]\n[[variant]]\n";
+        for variant in ["name = \"oklahom\"", "name = \"oklahom\"\ngin_bonus = 30"] {
+            let message = e(&format!("{base}{variant}"));
+            assert!(
+                message.contains("variant `oklahom`: `oklahom` is not a preset")
+                    && message.contains("standard, hoyle, oklahoma, eaai")
+                    && message.contains("preset = \"NAME\""),
+                "{message}"
+            );
+        }
+        let flat = Experiment::from_toml(&format!(
+            "{base}name = \"flat\"\npreset = \"standard\"\ngin_bonus = 30"
+        ))
+        .unwrap();
+        assert_eq!(flat.variants[0].0, "flat");
+        assert_eq!(flat.variants[0].1.gin_bonus, 30);
+        let named = Experiment::from_toml(&format!("{base}name = \"oklahoma\"")).unwrap();
+        assert_eq!(named.variants[0].1, Rules::oklahoma());
+    }
+
+    /// The shipped specs stay valid.
+    #[test]
+    fn every_shipped_spec_loads() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments");
+        let mut specs = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|x| x == "toml") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                if let Err(e) = Experiment::from_toml(&text) {
+                    panic!("{}: {e}", path.display());
+                }
+                specs += 1;
+            }
+        }
+        assert!(specs >= 11, "{specs} specs in {dir}");
     }
 }

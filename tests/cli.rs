@@ -844,6 +844,53 @@ fn run_errors() {
     );
 }
 
+/// Spec mistakes that used to run with wrong results: a misspelt preset as a
+/// variant name (ran standard), head_to_head with three players (dropped the
+/// third), a key of another kind of spec (ignored).
+#[test]
+fn run_refuses_specs_that_would_silently_run_something_else() {
+    let bad = temp_file("silent.toml", "");
+    let players = "seed = 1\nhands = 20\nplayers = [\"greedy\", \"simple\"]\n";
+    let balance = "seed = 1\nhands = 20\nstudy = \"balance\"\nstrategy = \"greedy\"\n";
+    let cases: [(String, &[&str]); 5] = [
+        (
+            format!("{players}[[variant]]\nname = \"oklahom\"\n"),
+            &[
+                "variant `oklahom`",
+                "not a preset (standard, hoyle, oklahoma, eaai)",
+                "preset = \"NAME\"",
+            ],
+        ),
+        (
+            "seed = 1\nhands = 20\nplayers = [\"greedy\", \"simple\", \"random\"]\npairing = \"head_to_head\"\n".into(),
+            &["pairing = \"head_to_head\"", "exactly 2 players", "lists 3", "round_robin"],
+        ),
+        (
+            format!("{players}strategy = \"mc\"\n"),
+            &["unknown key `strategy`", "a match spec takes", "players, pairing"],
+        ),
+        (
+            format!("{balance}param = \"knock_at\"\n"),
+            &["unknown key `param`", "a balance study takes", "study, strategy and"],
+        ),
+        (
+            format!("{balance}pairing = \"gauntlet\"\n"),
+            &["unknown key `pairing`", "a balance study takes"],
+        ),
+    ];
+    for (text, needles) in cases {
+        std::fs::write(&bad, &text).unwrap();
+        let out = out_dir("silent");
+        rejects(
+            &["run", bad.to_str().unwrap(), "--out", out.to_str().unwrap()],
+            "",
+            needles,
+        );
+        assert!(!out.exists(), "{text}: wrote {}", out.display());
+    }
+    std::fs::remove_file(&bad).unwrap();
+}
+
 fn out_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("ginlab-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

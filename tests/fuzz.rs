@@ -1066,7 +1066,7 @@ impl Spec {
                 lines.push(("strategy".into(), q(strategy)));
             }
         }
-        if let Some(p) = self.pairing {
+        if let (Some(p), Study::Match) = (self.pairing, &self.study) {
             let word = match p {
                 Pairing::HeadToHead => "head_to_head",
                 Pairing::RoundRobin => "round_robin",
@@ -1160,9 +1160,21 @@ fn spec() -> impl Strategy<Value = Spec> {
         vec(variant, 0..3),
     )
         .prop_map(
-            |((name, seed, amount, duplicate), (study, players, pairing), mut variants)| {
+            |((name, seed, amount, duplicate), (study, mut players, pairing), mut variants)| {
+                // Only a match spec takes a pairing, and head_to_head (the
+                // default) exactly two players.
+                let pairing = pairing.filter(|_| study == Study::Match);
+                if pairing.unwrap_or(Pairing::HeadToHead) == Pairing::HeadToHead {
+                    players.truncate(2);
+                }
                 variants.sort_by(|a, b| a.0.cmp(&b.0));
                 variants.dedup_by(|a, b| a.0 == b.0);
+                // A variant not named after a preset names its preset.
+                for (name, preset, _) in &mut variants {
+                    if preset.is_none() && !PRESETS.contains(&name.as_str()) {
+                        *preset = Some("standard");
+                    }
+                }
                 // Knobs set twice in one table are a TOML error; keep the first.
                 for (_, _, knobs) in &mut variants {
                     let mut seen = Vec::new();
@@ -1289,7 +1301,9 @@ proptest! {
                     ExperimentError::Bad { key, expected } => {
                         prop_assert!(message.contains(key) && message.contains(expected));
                     }
-                    ExperimentError::UnknownKey(k) => prop_assert!(message.contains(k.as_str())),
+                    ExperimentError::UnknownKey { key, allowed, .. } => {
+                        prop_assert!(message.contains(key.as_str()) && message.contains(allowed));
+                    }
                     ExperimentError::Variant { name, source } => {
                         prop_assert!(message.contains(name.as_str()));
                         clear(source)?;
