@@ -891,6 +891,74 @@ fn run_refuses_specs_that_would_silently_run_something_else() {
     std::fs::remove_file(&bad).unwrap();
 }
 
+/// A value or variant given twice would make duplicate rows whose charts
+/// and histograms overwrite each other.
+#[test]
+fn studies_refuse_a_value_or_variant_given_twice() {
+    let out = out_dir("twice");
+    let dir = out.to_str().unwrap();
+    let sweep = [
+        "sweep", "greedy", "--param", "knock_at", "--vs", "simple", "--hands", "10", "-q", "--out",
+        dir, "--values",
+    ];
+    let args = |extra: &[&'static str]| [&sweep[..], extra].concat();
+    rejects(
+        &args(&["1,1"]),
+        "",
+        &["--values 1 is given twice: give each once"],
+    );
+    rejects(
+        &args(&["3,1,03"]),
+        "",
+        &["--values 3 and 03 make the same player `greedy:knock_at=3`"],
+    );
+    rejects(
+        &args(&["1,2", "--rules", "hoyle", "--rules", "hoyle"]),
+        "",
+        &["--rules hoyle is given twice: give each once"],
+    );
+    let rules_dir = out_dir("twice-rules");
+    std::fs::create_dir_all(&rules_dir).unwrap();
+    let hoyle_file = rules_dir.join("hoyle.toml");
+    std::fs::write(&hoyle_file, "preset = \"hoyle\"\ngin_bonus = 30\n").unwrap();
+    rejects(
+        &[
+            "balance",
+            "greedy",
+            "--hands",
+            "10",
+            "--out",
+            dir,
+            "--rules",
+            "hoyle",
+            "--rules",
+            hoyle_file.to_str().unwrap(),
+        ],
+        "",
+        &["make the same variant `hoyle`"],
+    );
+    let spec = rules_dir.join("twice.toml");
+    std::fs::write(
+        &spec,
+        "seed = 1\nhands = 10\nstudy = \"sweep\"\nstrategy = \"greedy\"\nparam = \"knock_at\"\nvalues = \"2,5,2\"\nvs = \"simple\"\n",
+    )
+    .unwrap();
+    rejects(
+        &["run", spec.to_str().unwrap(), "--out", dir],
+        "",
+        &["2 is given twice"],
+    );
+    assert!(!out.exists(), "nothing is written");
+    ginlab()
+        .args(args(&["1,2", "--rules", "hoyle", "--rules", "standard"]))
+        .assert()
+        .success();
+    let table = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    assert_eq!(table.lines().count(), 1 + 2 * 2, "{table}");
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::remove_dir_all(&rules_dir).unwrap();
+}
+
 fn out_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("ginlab-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

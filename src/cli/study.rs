@@ -98,7 +98,7 @@ impl StudyArgs {
         } else {
             self.variants.clone()
         };
-        names
+        let variants: Vec<(String, Rules)> = names
             .iter()
             .map(|name| {
                 let rules = RulesArgs {
@@ -111,7 +111,12 @@ impl StudyArgs {
                     .map_or(name.clone(), |s| s.to_string_lossy().into_owned());
                 Ok((stem, rules))
             })
-            .collect()
+            .collect::<Result<_, Failure>>()?;
+        // Rows, charts and histograms are named by the variant: two of one
+        // name would give duplicate rows whose files overwrite each other.
+        let stems: Vec<String> = variants.iter().map(|(stem, _)| stem.clone()).collect();
+        given_once("--rules", &names, &stems, "variant")?;
+        Ok(variants)
     }
 
     fn work(&self) -> Work {
@@ -232,6 +237,30 @@ struct SweepRow {
     elo_hi: f64,
 }
 
+/// The first item equal to an earlier one, as (earlier, later) indices.
+fn first_repeat<T: PartialEq>(items: &[T]) -> Option<(usize, usize)> {
+    items
+        .iter()
+        .enumerate()
+        .find_map(|(j, b)| items[..j].iter().position(|a| a == b).map(|i| (i, j)))
+}
+
+/// Refuses a study input given twice: `given` as written, `keys` what names
+/// each one's rows (a player, a variant).
+fn given_once(flag: &str, given: &[String], keys: &[String], what: &str) -> Result<(), Failure> {
+    match first_repeat(keys) {
+        None => Ok(()),
+        Some((i, j)) if given[i] == given[j] => Err(Failure::input(format!(
+            "{flag} {} is given twice: give each once",
+            given[i]
+        ))),
+        Some((i, j)) => Err(Failure::input(format!(
+            "{flag} {} and {} make the same {what} `{}`: give each once",
+            given[i], given[j], keys[i]
+        ))),
+    }
+}
+
 fn parse_values(text: &str) -> Result<Vec<String>, Failure> {
     if let Some((a, b)) = text.split_once("..=") {
         let (a, b) = (a.trim().parse::<i64>(), b.trim().parse::<i64>());
@@ -282,6 +311,10 @@ pub fn run_sweep(
                 .map_err(|e| Failure::input(format!("--param {param} --values {v}: {e}")))
         })
         .collect::<Result<_, _>>()?;
+    // One row per value: a value given twice (or two spellings of one,
+    // such as 1 and 01) would give duplicate rows and chart points.
+    let players: Vec<String> = profiles.iter().map(ToString::to_string).collect();
+    given_once("--values", &values, &players, "player")?;
     let variants = config.variants.clone();
     let mut rows = Vec::new();
     for (variant, rules) in &variants {
