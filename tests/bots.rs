@@ -182,6 +182,62 @@ fn a_hung_bot_times_out() {
         .stdout(contains("forfeits      A 2"));
 }
 
+/// A bot started through a shell is the shell's child, not ginlab's: when
+/// it hangs and forfeits, killing the shell alone would leave it running.
+/// Ending a bot ends its whole process group.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hung_bot_under_a_shell_leaves_no_process_behind() {
+    let dir = tempfile_dir("hang-group");
+    let pids = dir.join("pids");
+    let profile = dir.join("hang.toml");
+    // The command after the bot keeps the shell from exec'ing it.
+    std::fs::write(
+        &profile,
+        format!(
+            "kind = \"external\"\nname = \"hanger\"\ncommand = [\"sh\", \"-c\", \"python3 tests/bots/faulty_bot.py hang '{}'; echo bot ended >&2\"]\ntimeout_ms = 200\n",
+            pids.display()
+        ),
+    )
+    .unwrap();
+    ginlab()
+        .arg("match")
+        .arg(&profile)
+        .args([
+            "greedy",
+            "--games",
+            "6",
+            "--seed",
+            "3",
+            "--threads",
+            "1",
+            "-q",
+        ])
+        .assert()
+        .success()
+        .stdout(contains("forfeits      A 2"));
+    let pids: Vec<String> = std::fs::read_to_string(&pids)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert!(pids.len() >= 2, "a bot per forfeit: {pids:?}");
+    // Running means a /proc entry that is not a zombie (an orphan's
+    // zombie waits for whoever adopted it).
+    let running = |pid: &String| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| Some(stat.rsplit_once(')')?.1.trim_start().starts_with('Z')))
+            .is_some_and(|zombie| !zombie)
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while pids.iter().any(running) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let left: Vec<&String> = pids.iter().filter(|p| running(p)).collect();
+    assert!(left.is_empty(), "bot processes still running: {left:?}");
+}
+
 #[test]
 fn bad_bots_and_profiles_are_bad_input() {
     let cases: [(&[&str], &str); 4] = [

@@ -256,7 +256,7 @@ impl BotProcess {
             command: command.clone(),
             reason: "the command is empty".into(),
         })?;
-        let mut child = Command::new(program)
+        let mut child = own_group(&mut Command::new(program))
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -364,32 +364,61 @@ impl BotProcess {
         }
     }
 
-    /// Kills the process at once.
+    /// Kills the process, and every process it started, at once.
     pub fn kill(mut self) {
         self.to_bot = None;
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        end(&mut self.child);
     }
+}
+
+/// Starts the bot in a process group of its own (on unix), so that ending
+/// it also ends what it started: the interpreter under `sh -c ...` or a
+/// wrapper script, helper processes. Otherwise a bot that hangs leaves
+/// them running after the run. The group also keeps a terminal's Ctrl-C
+/// from reaching the bots directly; they see their input close when
+/// ginlab exits.
+fn own_group(command: &mut Command) -> &mut Command {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    command
+}
+
+/// Kills the bot's process group (on unix; elsewhere the bot alone) and
+/// reaps the bot. The group's id is the bot's pid, which the kernel keeps
+/// from new processes while the bot is unreaped or any process of its
+/// group lives: the signal reaches that group and nothing else. (Once
+/// all are gone it fails harmlessly; a bot reaped just before by
+/// `try_wait` would need the pids to wrap around in between for its id
+/// to name another group.)
+fn end(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        use rustix::process::{Pid, Signal, kill_process_group};
+        let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 impl BotProcess {
     /// Sends `quit`, closes the bot's stdin and waits up to a second for it
-    /// to exit; then kills it. Whether it exited by itself.
+    /// to exit; then kills it and what is left of its process group.
+    /// Whether it exited by itself.
     fn quit(&mut self) -> bool {
+        let mut exited = false;
         if let Some(to_bot) = self.to_bot.take() {
             let _ = to_bot.send(protocol::quit());
             drop(to_bot);
             let deadline = Instant::now() + QUIT_GRACE;
-            while Instant::now() < deadline {
-                if !matches!(self.child.try_wait(), Ok(None)) {
-                    return true;
+            while !exited && Instant::now() < deadline {
+                exited = !matches!(self.child.try_wait(), Ok(None));
+                if !exited {
+                    thread::sleep(Duration::from_millis(5));
                 }
-                thread::sleep(Duration::from_millis(5));
             }
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        false
+        end(&mut self.child);
+        exited
     }
 }
 

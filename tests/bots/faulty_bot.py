@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A bot that breaks the protocol on purpose, for ginlab's tests.
 
-Usage: faulty_bot.py MODE. It plays the first legal move, except that in
-games whose seed is even it misbehaves at its third decision:
+Usage: faulty_bot.py MODE [PIDFILE]. It plays the first legal move, except
+that in games whose seed is even it misbehaves at its third decision:
 
   crash    exits with status 3 (after a line on stderr)
   hang     stops answering
@@ -12,14 +12,19 @@ games whose seed is even it misbehaves at its third decision:
   nohello  (at start) answers hello with garbage
   slowhello (at start) never answers hello
 Deciding by the game's seed keeps the faults deterministic whatever process
-plays the game.
+plays the game. With PIDFILE it appends its process id to that file at start,
+so a test can check that the process is gone afterwards.
 """
 
 import json
+import os
 import sys
 import time
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "crash"
+if len(sys.argv) > 2:
+    with open(sys.argv[2], "a") as pidfile:
+        pidfile.write("%d\n" % os.getpid())
 seed = 1
 decisions = 0
 
