@@ -8,6 +8,12 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // External bots run in process groups of their own, which a terminal's
+    // Ctrl-C does not reach: end them before exiting as the signal would.
+    let _ = ctrlc::set_handler(|| {
+        ginlab::strategy::end_running_bots();
+        std::process::exit(130);
+    });
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,

@@ -222,20 +222,68 @@ fn a_hung_bot_under_a_shell_leaves_no_process_behind() {
         .map(str::to_owned)
         .collect();
     assert!(pids.len() >= 2, "a bot per forfeit: {pids:?}");
-    // Running means a /proc entry that is not a zombie (an orphan's
-    // zombie waits for whoever adopted it).
-    let running = |pid: &String| {
+    assert_gone(&pids);
+}
+
+/// Waits up to 5 s for the processes `pids` to end; fails naming those
+/// still running (a /proc entry that is not a zombie: an orphan's zombie
+/// waits for whoever adopted it).
+fn assert_gone(pids: &[String]) {
+    let running = |pid: &&String| {
         std::fs::read_to_string(format!("/proc/{pid}/stat"))
             .ok()
             .and_then(|stat| Some(stat.rsplit_once(')')?.1.trim_start().starts_with('Z')))
             .is_some_and(|zombie| !zombie)
     };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    while pids.iter().any(running) && std::time::Instant::now() < deadline {
+    while pids.iter().any(|p| running(&p)) && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let left: Vec<&String> = pids.iter().filter(|p| running(p)).collect();
+    let left: Vec<&String> = pids.iter().filter(running).collect();
     assert!(left.is_empty(), "bot processes still running: {left:?}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_run_ends_its_hung_bots() {
+    use rustix::process::{Pid, Signal, kill_process};
+    let dir = tempfile_dir("interrupt");
+    let pids = dir.join("pids");
+    let profile = dir.join("hang.toml");
+    // A bot that hangs under a shell, with a timeout far beyond the test.
+    std::fs::write(
+        &profile,
+        format!(
+            "kind = \"external\"\nname = \"hanger\"\ncommand = [\"sh\", \"-c\", \"python3 tests/bots/faulty_bot.py hang '{}'; echo bot ended >&2\"]\ntimeout_ms = 600000\n",
+            pids.display()
+        ),
+    )
+    .unwrap();
+    let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"))
+        .arg("match")
+        .arg(&profile)
+        .args(["greedy", "--games", "2", "--threads", "1", "-q"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for the bot to start (and soon hang), then interrupt ginlab as a
+    // terminal's Ctrl-C would, which no longer reaches the bot's group.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let started = || std::fs::read_to_string(&pids).is_ok_and(|t| !t.is_empty());
+    while !started() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(started(), "the bot did not start");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    kill_process(Pid::from_child(&run), Signal::INT).unwrap();
+    assert_eq!(run.wait().unwrap().code(), Some(130));
+    let pids: Vec<String> = std::fs::read_to_string(&pids)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_gone(&pids);
 }
 
 #[test]

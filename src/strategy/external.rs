@@ -266,6 +266,7 @@ impl BotProcess {
                 command: command.clone(),
                 reason: e.to_string(),
             })?;
+        running_groups().insert(child.id());
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let (to_bot, lines) = mpsc::channel();
@@ -375,8 +376,8 @@ impl BotProcess {
 /// it also ends what it started: the interpreter under `sh -c ...` or a
 /// wrapper script, helper processes. Otherwise a bot that hangs leaves
 /// them running after the run. The group also keeps a terminal's Ctrl-C
-/// from reaching the bots directly; they see their input close when
-/// ginlab exits.
+/// from reaching the bots directly: the CLI ends them with
+/// [`end_running_bots`] when it is interrupted.
 fn own_group(command: &mut Command) -> &mut Command {
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(command, 0);
@@ -398,6 +399,30 @@ fn end(child: &mut Child) {
     }
     let _ = child.kill();
     let _ = child.wait();
+    running_groups().remove(&child.id());
+}
+
+/// The process groups (the bots' pids) of the bots started and not yet
+/// ended, for [`end_running_bots`].
+fn running_groups() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<u32>> {
+    static GROUPS: Mutex<std::collections::BTreeSet<u32>> =
+        Mutex::new(std::collections::BTreeSet::new());
+    GROUPS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Kills the process group of every bot still running (on unix): what an
+/// interrupted run (Ctrl-C, SIGTERM) must do before it exits, since each bot
+/// runs in a group of its own that the terminal's signal does not reach.
+pub fn end_running_bots() {
+    #[cfg(unix)]
+    for &pid in running_groups().iter() {
+        use rustix::process::{Pid, Signal, kill_process_group};
+        if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
+    }
 }
 
 impl BotProcess {

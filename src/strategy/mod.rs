@@ -16,7 +16,8 @@ mod tracker;
 
 pub use crate::engine::Strategy;
 pub use external::{
-    Bot, BotError, BotProcess, BotSpec, DEFAULT_TIMEOUT_MS, External, split_command,
+    Bot, BotError, BotProcess, BotSpec, DEFAULT_TIMEOUT_MS, External, end_running_bots,
+    split_command,
 };
 pub use greedy::Greedy;
 pub use knowledge::Knowledge;
