@@ -188,18 +188,7 @@ fn a_hung_bot_times_out() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_hung_bot_under_a_shell_leaves_no_process_behind() {
-    let dir = tempfile_dir("hang-group");
-    let pids = dir.join("pids");
-    let profile = dir.join("hang.toml");
-    // The command after the bot keeps the shell from exec'ing it.
-    std::fs::write(
-        &profile,
-        format!(
-            "kind = \"external\"\nname = \"hanger\"\ncommand = [\"sh\", \"-c\", \"python3 tests/bots/faulty_bot.py hang '{}'; echo bot ended >&2\"]\ntimeout_ms = 200\n",
-            pids.display()
-        ),
-    )
-    .unwrap();
+    let (profile, pids) = hung_bot_under_a_shell("hang-group", 200);
     ginlab()
         .arg("match")
         .arg(&profile)
@@ -225,6 +214,24 @@ fn a_hung_bot_under_a_shell_leaves_no_process_behind() {
     assert_gone(&pids);
 }
 
+/// A profile (in a fresh folder named `name`) of a bot that hangs, started
+/// through `sh -c` with a command after it, which keeps the shell from
+/// exec'ing the bot; each bot process appends its pid to the returned file.
+fn hung_bot_under_a_shell(name: &str, timeout_ms: u64) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempfile_dir(name);
+    let pids = dir.join("pids");
+    let profile = dir.join("hang.toml");
+    std::fs::write(
+        &profile,
+        format!(
+            "kind = \"external\"\nname = \"hanger\"\ncommand = [\"sh\", \"-c\", \"python3 tests/bots/faulty_bot.py hang '{}'; echo bot ended >&2\"]\ntimeout_ms = {timeout_ms}\n",
+            pids.display()
+        ),
+    )
+    .unwrap();
+    (profile, pids)
+}
+
 /// Waits up to 5 s for the processes `pids` to end; fails naming those
 /// still running (a /proc entry that is not a zombie: an orphan's zombie
 /// waits for whoever adopted it).
@@ -247,22 +254,22 @@ fn assert_gone(pids: &[String]) {
 #[test]
 fn an_interrupted_run_ends_its_hung_bots() {
     use rustix::process::{Pid, Signal, kill_process};
-    let dir = tempfile_dir("interrupt");
-    let pids = dir.join("pids");
-    let profile = dir.join("hang.toml");
-    // A bot that hangs under a shell, with a timeout far beyond the test.
-    std::fs::write(
-        &profile,
-        format!(
-            "kind = \"external\"\nname = \"hanger\"\ncommand = [\"sh\", \"-c\", \"python3 tests/bots/faulty_bot.py hang '{}'; echo bot ended >&2\"]\ntimeout_ms = 600000\n",
-            pids.display()
-        ),
-    )
-    .unwrap();
+    // A timeout far beyond the test.
+    let (profile, pids) = hung_bot_under_a_shell("interrupt", 600_000);
     let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"))
         .arg("match")
         .arg(&profile)
-        .args(["greedy", "--games", "2", "--threads", "1", "-q"])
+        // Seed 3: two of these games' seeds make the bot hang (as above).
+        .args([
+            "greedy",
+            "--games",
+            "6",
+            "--seed",
+            "3",
+            "--threads",
+            "1",
+            "-q",
+        ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -275,7 +282,8 @@ fn an_interrupted_run_ends_its_hung_bots() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     assert!(started(), "the bot did not start");
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // The games before the hang take milliseconds; a second is ample.
+    std::thread::sleep(std::time::Duration::from_secs(1));
     kill_process(Pid::from_child(&run), Signal::INT).unwrap();
     assert_eq!(run.wait().unwrap().code(), Some(130));
     let pids: Vec<String> = std::fs::read_to_string(&pids)
