@@ -8,10 +8,13 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    // External bots run in process groups of their own, which a terminal's
-    // Ctrl-C does not reach: end them before exiting as the signal would.
+    // On Ctrl-C or SIGTERM: end the external bots (they run in process
+    // groups of their own, which a terminal's Ctrl-C does not reach) and
+    // remove the temporary files of outputs being written (their targets are
+    // untouched; a checkpoint stays, for --resume).
     let _ = ctrlc::set_handler(|| {
         ginlab::strategy::end_running_bots();
+        ginlab::report::remove_temporary_files();
         std::process::exit(130);
     });
     let args = cli::Cli::parse();

@@ -1476,3 +1476,33 @@ fn an_unwritable_stderr_keeps_the_exit_code() {
         .unwrap();
     assert_eq!(status.code(), Some(2));
 }
+
+/// Ctrl-C during a run leaves no temporary file beside its outputs (and the
+/// outputs as they were: here, none).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_run_removes_its_temporary_files() {
+    use rustix::process::{Pid, Signal, kill_process};
+    let base = out_dir("interrupted");
+    std::fs::create_dir_all(&base).unwrap();
+    let record = base.join("games.jsonl");
+    let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"))
+        .args(["match", "greedy", "greedy", "--hands", "100000000", "-q"])
+        .arg("--record")
+        .arg(&record)
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while file_names(&base).is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let writing = file_names(&base);
+    assert!(
+        writing.len() == 1 && writing[0].starts_with(".games.jsonl.tmp-"),
+        "{writing:?}"
+    );
+    kill_process(Pid::from_child(&run), Signal::INT).unwrap();
+    assert_eq!(run.wait().unwrap().code(), Some(130));
+    assert_eq!(file_names(&base), Vec::<String>::new());
+    std::fs::remove_dir_all(&base).unwrap();
+}

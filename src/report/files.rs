@@ -8,10 +8,11 @@
 //! leaves the folder exactly as it was: nothing half-written, no mix of two
 //! runs.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// The manifest's file name: written last, so a folder with a manifest holds
 /// a complete result.
@@ -53,6 +54,7 @@ impl Staged {
         if renamed.is_err() {
             let _ = std::fs::remove_file(&temp);
         }
+        live_temporaries().remove(&temp);
         renamed
     }
 }
@@ -60,8 +62,25 @@ impl Staged {
 impl Drop for Staged {
     fn drop(&mut self) {
         if let Some(temp) = self.temp.take() {
-            let _ = std::fs::remove_file(temp);
+            let _ = std::fs::remove_file(&temp);
+            live_temporaries().remove(&temp);
         }
+    }
+}
+
+/// The temporary files being written now, for [`remove_temporary_files`].
+fn live_temporaries() -> std::sync::MutexGuard<'static, BTreeSet<PathBuf>> {
+    static LIVE: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+    LIVE.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Removes every temporary file still being written: what an interrupted
+/// run (Ctrl-C) does before it exits, so it leaves its targets as they were
+/// and nothing beside them. (A process killed outright still leaves them.)
+pub fn remove_temporary_files() {
+    for temp in live_temporaries().iter() {
+        let _ = std::fs::remove_file(temp);
     }
 }
 
@@ -77,6 +96,7 @@ impl AtomicFile {
             .map_or("out".into(), |n| n.to_string_lossy().into_owned());
         let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
         let file = BufWriter::new(File::create(&temp)?);
+        live_temporaries().insert(temp.clone());
         Ok(AtomicFile {
             file: Some(file),
             staged: Staged {

@@ -10,7 +10,7 @@
 pub mod chart;
 mod files;
 
-pub use files::{AtomicFile, MANIFEST, ResultFiles, write_atomic};
+pub use files::{AtomicFile, MANIFEST, ResultFiles, remove_temporary_files, write_atomic};
 
 use serde::Serialize;
 
