@@ -172,22 +172,16 @@ enum Kind {
 }
 
 /// Keys every kind of spec takes.
-const COMMON_KEYS: [&str; 7] = [
-    "name",
-    "seed",
-    "games",
-    "hands",
-    "duplicate",
-    "study",
-    "variant",
-];
+const COMMON_KEYS: [&str; 6] = ["name", "seed", "games", "hands", "study", "variant"];
 
 impl Kind {
     /// The keys of this kind beyond [`COMMON_KEYS`].
     fn own_keys(self) -> &'static [&'static str] {
         match self {
-            Kind::Match => &["players", "pairing"],
-            Kind::Sweep => &["strategy", "param", "values", "vs"],
+            Kind::Match => &["duplicate", "players", "pairing"],
+            Kind::Sweep => &["duplicate", "strategy", "param", "values", "vs"],
+            // Every deal once: one strategy in both seats makes a
+            // seat-swapped replay repeat the hand (see `run_balance`).
             Kind::Balance => &["strategy"],
         }
     }
@@ -210,10 +204,12 @@ impl Kind {
             ),
             Kind::Balance => (
                 "a balance study",
-                "name, seed, games or hands, duplicate, study, strategy and [[variant]] tables",
+                "name, seed, games or hands, study, strategy and [[variant]] tables",
             ),
         };
-        let hint = if Kind::Match.takes(key) {
+        let hint = if self == Kind::Balance && key == "duplicate" {
+            "; a balance study plays every deal once, since with one strategy in both seats a seat-swapped replay repeats the hand"
+        } else if Kind::Match.takes(key) {
             "; it belongs to a match spec (a study plays `strategy`)"
         } else if Kind::Balance.takes(key) {
             "; it belongs to a sweep or balance study (study = \"sweep\" or \"balance\"; a match spec plays `players`)"

@@ -1506,3 +1506,54 @@ fn an_interrupted_run_removes_its_temporary_files() {
     assert_eq!(file_names(&base), Vec::<String>::new());
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+/// A balance study plays every deal once: with one strategy in both seats a
+/// seat-swapped replay repeats the hand, and counting it would count one
+/// hand twice (intervals √2 too narrow).
+#[test]
+fn a_balance_study_counts_each_hand_once() {
+    let base = out_dir("balance-once");
+    let run = |name: &str, extra: &[&str]| {
+        let dir = base.join(name);
+        ginlab()
+            .args([
+                "balance", "greedy", "--hands", "400", "--seed", "9", "-q", "--out",
+            ])
+            .arg(&dir)
+            .args(extra)
+            .assert()
+            .success();
+        dir
+    };
+    let default = run("default", &[]);
+    let single = run("single", &["--no-duplicate"]);
+    for name in ["balance.csv", "distribution.csv", "summary.csv"] {
+        assert_eq!(
+            std::fs::read(default.join(name)).unwrap(),
+            std::fs::read(single.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    let manifest = std::fs::read_to_string(default.join("manifest.toml")).unwrap();
+    assert!(manifest.contains("duplicate = false"), "{manifest}");
+    // 400 deals, not 200 played twice: the number of distinct turn counts of
+    // a doubled sample would all be even.
+    let distribution = std::fs::read_to_string(default.join("distribution.csv")).unwrap();
+    let odd_turn_count = distribution
+        .lines()
+        .filter(|l| l.contains(",hand_turns,"))
+        .any(|l| l.rsplit(',').next().unwrap().parse::<u64>().unwrap() % 2 == 1);
+    assert!(odd_turn_count, "{distribution}");
+    let spec = base.join("b.toml");
+    std::fs::write(
+        &spec,
+        "study = \"balance\"\nstrategy = \"greedy\"\nhands = 10\nduplicate = true\n",
+    )
+    .unwrap();
+    rejects(
+        &["run", spec.to_str().unwrap()],
+        "",
+        &["`duplicate`", "plays every deal once"],
+    );
+    std::fs::remove_dir_all(&base).unwrap();
+}

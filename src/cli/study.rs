@@ -59,6 +59,7 @@ pub struct StudyArgs {
 }
 
 /// What a study runs from, whether given as flags or as an experiment spec.
+#[derive(Clone)]
 pub struct StudyConfig {
     pub variants: Vec<(String, Rules)>,
     pub work: Work,
@@ -447,7 +448,9 @@ pub fn run_sweep(
 
 #[derive(Debug, Args)]
 pub struct BalanceArgs {
-    /// The strategy in both seats (a kind, inline profile, profile name or file).
+    /// The strategy in both seats (a kind, inline profile, profile name or
+    /// file). Every deal is played once (a seat-swapped replay would repeat
+    /// the hand), so --no-duplicate changes nothing here.
     strategy: String,
     #[command(flatten)]
     study: StudyArgs,
@@ -490,7 +493,16 @@ pub fn balance(args: BalanceArgs) -> Result<(), Failure> {
 
 /// `strategy` against itself under every variant of `config` (the job runner
 /// writes each variant's hand-score histogram).
+///
+/// Every deal is played once, whatever `config.duplicate` says: with one
+/// strategy in both seats a seat-swapped replay of a deal repeats the hand
+/// (exactly, for a deterministic strategy), so counting both would count
+/// one hand twice and make every interval √2 too narrow.
 pub fn run_balance(config: &StudyConfig, strategy: &str) -> Result<(), Failure> {
+    let config = &StudyConfig {
+        duplicate: false,
+        ..config.clone()
+    };
     let strategy = resolve(strategy, "for balance")?;
     let variants = config.variants.clone();
     let rows: Vec<Row> = variants
