@@ -192,16 +192,7 @@ fn a_hung_bot_under_a_shell_leaves_no_process_behind() {
     ginlab()
         .arg("match")
         .arg(&profile)
-        .args([
-            "greedy",
-            "--games",
-            "6",
-            "--seed",
-            "3",
-            "--threads",
-            "1",
-            "-q",
-        ])
+        .args(HUNG_MATCH)
         .assert()
         .success()
         .stdout(contains("forfeits      A 2"));
@@ -213,6 +204,19 @@ fn a_hung_bot_under_a_shell_leaves_no_process_behind() {
     assert!(pids.len() >= 2, "a bot per forfeit: {pids:?}");
     assert_gone(&pids);
 }
+
+/// The rest of a `match` against the hung bot: with seed 3, two of the six
+/// games have the even seeds that make it hang.
+const HUNG_MATCH: [&str; 8] = [
+    "greedy",
+    "--games",
+    "6",
+    "--seed",
+    "3",
+    "--threads",
+    "1",
+    "-q",
+];
 
 /// A profile (in a fresh folder named `name`) of a bot that hangs, started
 /// through `sh -c` with a command after it, which keeps the shell from
@@ -259,17 +263,7 @@ fn an_interrupted_run_ends_its_hung_bots() {
     let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"))
         .arg("match")
         .arg(&profile)
-        // Seed 3: two of these games' seeds make the bot hang (as above).
-        .args([
-            "greedy",
-            "--games",
-            "6",
-            "--seed",
-            "3",
-            "--threads",
-            "1",
-            "-q",
-        ])
+        .args(HUNG_MATCH)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
