@@ -1164,6 +1164,9 @@ fn spec() -> impl Strategy<Value = Spec> {
                 // Only a match spec takes a pairing, and head_to_head (the
                 // default) exactly two players.
                 let pairing = pairing.filter(|_| study == Study::Match);
+                // A balance study plays every deal once and takes no
+                // `duplicate`.
+                let duplicate = duplicate.filter(|_| !matches!(study, Study::Balance { .. }));
                 if pairing.unwrap_or(Pairing::HeadToHead) == Pairing::HeadToHead {
                     players.truncate(2);
                 }
