@@ -8,14 +8,13 @@ mod hand;
 mod multi;
 mod player;
 mod score;
+mod sheet;
 mod transcript;
 mod view;
 
 pub(crate) use deck::below;
 pub use deck::{Deck, DeckError};
-pub use game::{
-    GameResult, HandRecord, MAX_HANDS, Tally, next_dealer, play_game, play_game_traced,
-};
+pub use game::{HandRecord, MAX_HANDS, play_game, play_game_traced};
 pub use hand::{
     Action, Hand, HandOutcome, IllegalAction, VoidReason, WorldError, big_gin_turn,
     last_discard_knocks,
@@ -29,5 +28,6 @@ pub use player::{
     play_hand_inspected, turn_end,
 };
 pub use score::{HandEnd, HandScore, Side, score_showdown};
+pub use sheet::{GameResult, Tally, next_dealer};
 pub use transcript::{game_summary, hand_heading, hand_transcript};
 pub use view::{DrawSource, Event, Phase, PlayerView, Seat, TurnEnd};

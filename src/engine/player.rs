@@ -4,8 +4,8 @@
 //! The trait lives in the engine (the layer that calls it) so that layers
 //! only point down; `crate::strategy` implements it.
 
-use super::game::GameResult;
 use super::hand::{Action, Hand, HandOutcome, IllegalAction};
+use super::sheet::GameResult;
 use super::view::{DrawSource, Event, Phase, PlayerView, Seat, TurnEnd};
 
 /// A player: one method per decision, each given only what that player may

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use crate::meld::Arrangement;
 
-use super::game::GameResult;
 use super::hand::{Action, Hand, HandOutcome, VoidReason};
+use super::sheet::GameResult;
 use super::view::{DrawSource, Seat, TurnEnd};
 
 fn sorted(arrangement: &Arrangement) -> String {
