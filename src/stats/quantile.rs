@@ -78,7 +78,7 @@ fn upper_tail(t: f64, df: u64) -> f64 {
     let c2 = c * c;
     // Σ of the products (k/(k+1) for the even case, (k−1)/k for the odd
     // one) times cos^k θ; every term is positive.
-    let central = if df % 2 == 0 {
+    let central = if df.is_multiple_of(2) {
         let (mut term, mut sum) = (1.0, 1.0);
         let mut k = 2;
         while k < df {

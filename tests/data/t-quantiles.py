@@ -45,5 +45,5 @@ for df in DFS:
         check = exact(p, df)
         rel = abs((mp.mpf(ref) - check) / check)
         assert rel < 1e-12, (df, p, ref, check, rel)
-        print(f"    ({df}, {p}, {mp.nstr(check, 17)}),")
+        print(f"    ({df}, {p}, {float(check)!r}),")
 print("]")
