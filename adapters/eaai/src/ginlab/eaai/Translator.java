@@ -414,31 +414,16 @@ final class Translator {
         }
         call(() -> player.reportFinalMelds(defender, copy(defenderMelds)));
 
-        // Lay-offs one at a time onto the knocker's melds as they grow (a chain such as 8H then
-        // 9H on 5H-6H-7H needs the order), each reported with the meld before the card.
-        List<List<String>> table = copy(knockerMelds);
-        List<String> left = new ArrayList<>(layoffs);
-        boolean placed = true;
-        while (!left.isEmpty() && placed) {
-            placed = false;
-            search:
-            for (String card : left) {
-                for (List<String> meld : table) {
-                    List<String> grown = new ArrayList<>(meld);
-                    grown.add(card);
-                    if (Cards.isMeld(grown)) {
-                        List<String> before = new ArrayList<>(meld);
-                        call(() -> player.reportLayoff(defender, card, before));
-                        meld.add(card);
-                        left.remove(card);
-                        placed = true;
-                        break search;
-                    }
-                }
+        // Lay-offs one at a time onto the knocker's melds as they grow, each reported with the
+        // meld before the card. A card may fit two melds (7S on 7C-7D-7H or on 8S-9S-TS) and
+        // chains need an order (8S, then 7S, 6S), so the placement is searched for.
+        List<Layoff> steps = new ArrayList<>();
+        if (placeLayoffs(copy(knockerMelds), new ArrayList<>(layoffs), steps)) {
+            for (Layoff step : steps) {
+                call(() -> player.reportLayoff(defender, step.card(), step.meldBefore()));
             }
-        }
-        if (!left.isEmpty()) {
-            note("lay-offs " + left + " fit no meld of " + knockerMelds + "; not reported");
+        } else {
+            note("lay-offs " + layoffs + " fit no order on " + knockerMelds + "; not reported");
         }
 
         List<String> knockerHand = flatten(knockerMelds, strings(ks.get("deadwood")), List.of());
@@ -448,6 +433,38 @@ final class Translator {
             int num = j;
             call(() -> player.reportFinalHand(num, final_));
         }
+    }
+
+    /** One lay-off: the card and the knocker's meld before it. */
+    record Layoff(String card, List<String> meldBefore) {}
+
+    /**
+     * Finds an order that lays every card of {@code left} off on {@code table} (each card onto a
+     * meld it extends into a meld); appends the steps to {@code steps}.
+     */
+    static boolean placeLayoffs(List<List<String>> table, List<String> left, List<Layoff> steps) {
+        if (left.isEmpty()) {
+            return true;
+        }
+        for (String card : new ArrayList<>(left)) {
+            for (List<String> meld : table) {
+                List<String> grown = new ArrayList<>(meld);
+                grown.add(card);
+                if (!Cards.isMeld(grown)) {
+                    continue;
+                }
+                steps.add(new Layoff(card, List.copyOf(meld)));
+                meld.add(card);
+                left.remove(card);
+                if (placeLayoffs(table, left, steps)) {
+                    return true;
+                }
+                left.add(card);
+                meld.remove(meld.size() - 1);
+                steps.remove(steps.size() - 1);
+            }
+        }
+        return false;
     }
 
     /** Runs a player call unless the game is already forfeited; a fault forfeits the game. */

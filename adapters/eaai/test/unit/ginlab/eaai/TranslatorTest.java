@@ -165,6 +165,7 @@ public final class TranslatorTest {
         knockingAndForfeits();
         playerThrows();
         showdownAsDefender();
+        layoffThatFitsTwoMelds();
         voidHand();
         elevenCardDeal();
         lastChance();
@@ -378,6 +379,24 @@ public final class TranslatorTest {
                 "reportFinalHand 0 [AC, TC, JC, QC, AD, 5H, 6H, 7H, AS, 3S]",
                 "reportFinalHand 1 [2C, KC, 2D, QD, 3H, 4H, 8H, 9H, 2S, JS]",
                 "reportScores 20 0").subList(1, 11));
+    }
+
+    /** 7S fits the set 7C-7D-7H too, but only on the run do 6S and 5S follow it. */
+    static void layoffThatFitsTwoMelds() {
+        Rig r = new Rig(false);
+        r.start("A", "A", "[\"AC\",\"5C\",\"4D\",\"AH\",\"3H\",\"4H\",\"5S\",\"6S\",\"7S\",\"8S\"]", EAAI);
+        r.fake.calls.clear();
+        r.send("{\"type\":\"hand_end\",\"result\":\"knock\",\"knocker\":\"B\",\"winner\":\"B\",\"points\":13,"
+                + "\"knocker_spread\":{\"melds\":[[\"7C\",\"7D\",\"7H\"],[\"9S\",\"TS\",\"JS\",\"QS\"]],"
+                + "\"deadwood\":[\"AD\",\"2D\",\"2H\"],\"deadwood_count\":5},"
+                + "\"defender_spread\":{\"melds\":[],\"deadwood\":[\"AC\",\"5C\",\"4D\",\"AH\",\"3H\",\"4H\"],"
+                + "\"deadwood_count\":18},\"layoffs\":[\"5S\",\"6S\",\"7S\",\"8S\"],\"scores\":{\"A\":0,\"B\":13}}");
+        List<String> layoffs = r.fake.calls.stream().filter(c -> c.startsWith("reportLayoff")).toList();
+        equal("a lay-off that fits two melds goes where the rest can follow", layoffs, List.of(
+                "reportLayoff 0 8S [9S, TS, JS, QS]",
+                "reportLayoff 0 7S [9S, TS, JS, QS, 8S]",
+                "reportLayoff 0 6S [9S, TS, JS, QS, 8S, 7S]",
+                "reportLayoff 0 5S [9S, TS, JS, QS, 8S, 7S, 6S]"));
     }
 
     static void voidHand() {
