@@ -84,6 +84,37 @@ pub enum Study {
     },
 }
 
+/// The values of a sweep: `A..=B` (integers, at most 1001 of them) or a
+/// comma list. The error says what to write, after `text`.
+///
+/// # Errors
+/// A range that is not `A..=B` with `A ≤ B ≤ A + 1000`, or no values.
+pub fn sweep_values(text: &str) -> Result<Vec<String>, String> {
+    if let Some((a, b)) = text.split_once("..=") {
+        let (a, b) = (a.trim().parse::<i64>(), b.trim().parse::<i64>());
+        return match (a, b) {
+            (Ok(a), Ok(b))
+                if b.checked_sub(a)
+                    .is_some_and(|span| (0..=1000).contains(&span)) =>
+            {
+                Ok((a..=b).map(|v| v.to_string()).collect())
+            }
+            _ => Err(format!(
+                "{text}: write A..=B with integers A ≤ B ≤ A + 1000, or a comma list"
+            )),
+        };
+    }
+    let values: Vec<String> = text
+        .split(',')
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+        .collect();
+    if values.is_empty() {
+        return Err(format!("{text}: no values"));
+    }
+    Ok(values)
+}
+
 /// A validated experiment.
 #[derive(Clone, Debug)]
 pub struct Experiment {

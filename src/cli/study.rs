@@ -263,29 +263,7 @@ fn given_once(flag: &str, given: &[String], keys: &[String], what: &str) -> Resu
 }
 
 fn parse_values(text: &str) -> Result<Vec<String>, Failure> {
-    if let Some((a, b)) = text.split_once("..=") {
-        let (a, b) = (a.trim().parse::<i64>(), b.trim().parse::<i64>());
-        return match (a, b) {
-            (Ok(a), Ok(b))
-                if b.checked_sub(a)
-                    .is_some_and(|span| (0..=1000).contains(&span)) =>
-            {
-                Ok((a..=b).map(|v| v.to_string()).collect())
-            }
-            _ => Err(Failure::input(format!(
-                "--values {text}: write A..=B with integers A ≤ B ≤ A + 1000, or a comma list"
-            ))),
-        };
-    }
-    let values: Vec<String> = text
-        .split(',')
-        .map(|v| v.trim().to_owned())
-        .filter(|v| !v.is_empty())
-        .collect();
-    if values.is_empty() {
-        return Err(Failure::input(format!("--values {text}: no values")));
-    }
-    Ok(values)
+    ginlab::experiment::sweep_values(text).map_err(|e| Failure::input(format!("--values {e}")))
 }
 
 pub fn sweep(args: SweepArgs) -> Result<(), Failure> {

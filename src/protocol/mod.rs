@@ -299,8 +299,9 @@ pub fn hand_start(view: &PlayerView<'_>, hand_number: u32) -> String {
     .to_string()
 }
 
-/// The name and the fields of an [`Event`].
-fn event_fields(event: &Event) -> (&'static str, Seat, Option<Card>) {
+/// The name and the fields of an [`Event`] (the protocol's event names).
+#[must_use]
+pub fn event_fields(event: &Event) -> (&'static str, Seat, Option<Card>) {
     match *event {
         Event::UpcardTaken { seat, card } => ("upcard_taken", seat, Some(card)),
         Event::UpcardPassed { seat, card } => ("upcard_passed", seat, Some(card)),

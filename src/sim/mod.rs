@@ -121,7 +121,26 @@ impl Plan {
     /// # Errors
     /// An illegal action or inconsistent rules.
     pub fn play_deal(&self, index: u64, tallies: &mut Tallies) -> Result<(), EngineError> {
-        self.play_deal_recorded(index, tallies, None)
+        self.play_deal_recorded(index, tallies, None, &|i, seed| {
+            self.profiles[i].build(seed)
+        })
+    }
+
+    /// [`Plan::play_deal`] with the players made by `build(player, seed)`
+    /// (player 0 is A, 1 is B; the seed is the one [`Profile::build`] would
+    /// get) instead of from [`Plan::profiles`]: for players no profile names,
+    /// such as objects of a host language. Deals, seats and tallies are
+    /// those of [`Plan::play_deal`].
+    ///
+    /// # Errors
+    /// As [`Plan::play_deal`].
+    pub fn play_deal_with(
+        &self,
+        index: u64,
+        tallies: &mut Tallies,
+        build: &dyn Fn(usize, u64) -> Box<dyn Strategy>,
+    ) -> Result<(), EngineError> {
+        self.play_deal_recorded(index, tallies, None, build)
     }
 
     /// [`Plan::play_deal`], appending each game's record line to `record`'s
@@ -131,6 +150,7 @@ impl Plan {
         index: u64,
         tallies: &mut Tallies,
         mut record: Option<(&Header, &mut Vec<u8>)>,
+        build: &dyn Fn(usize, u64) -> Box<dyn Strategy>,
     ) -> Result<(), EngineError> {
         let swaps: &[bool] = if self.duplicate {
             &[false, true]
@@ -142,7 +162,7 @@ impl Plan {
             let mut game = record
                 .as_ref()
                 .map(|(header, _)| GameRecord::start(header, index, swapped));
-            unit += self.play_game_of_deal(index, swapped, tallies, game.as_mut())?;
+            unit += self.play_game_of_deal(index, swapped, tallies, game.as_mut(), build)?;
             if let (Some(game), Some((_, lines))) = (game, record.as_mut()) {
                 game.write_line(lines);
             }
@@ -160,9 +180,10 @@ impl Plan {
         swapped: bool,
         tallies: &mut Tallies,
         mut record: Option<&mut GameRecord>,
+        build: &dyn Fn(usize, u64) -> Box<dyn Strategy>,
     ) -> Result<i64, EngineError> {
-        let a = self.profiles[0].build(seed_for(self.seed, index, Stream::SeatA));
-        let b = self.profiles[1].build(seed_for(self.seed, index, Stream::SeatB));
+        let a = build(0, seed_for(self.seed, index, Stream::SeatA));
+        let b = build(1, seed_for(self.seed, index, Stream::SeatB));
         let (a_seat, mut seats) = if swapped {
             (Seat::B, [b, a])
         } else {
@@ -341,8 +362,10 @@ impl Plan {
         let mut lines = Vec::new();
         for index in start..end {
             let record = header.map(|h| (h, &mut lines));
-            self.play_deal_recorded(index, &mut tallies, record)
-                .map_err(|e| (index, e))?;
+            self.play_deal_recorded(index, &mut tallies, record, &|i, seed| {
+                self.profiles[i].build(seed)
+            })
+            .map_err(|e| (index, e))?;
         }
         progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
         Ok((tallies, lines))
