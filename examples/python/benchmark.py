@@ -1,0 +1,145 @@
+"""Steps per second of random legal play, side by side in one run:
+
+  (a) ginlab's per-step API (ginlab.Game, one Python call per decision),
+  (b) ginlab's vectorised env (ginlab.VecEnv, N games per call), with the
+      random actions drawn in Rust (VecEnv.sample_actions) and in numpy,
+  (c) RLCard's gin rummy env and OpenSpiel's gin_rummy, if installed
+      (pip install rlcard open_spiel).
+
+A step is one player decision; chance events (OpenSpiel's deals) are not
+counted. Decisions differ between the libraries (OpenSpiel asks for the
+meld layout after a knock, RLCard for a separate knock and gin), so hands
+per second are given too. Everything runs on one core (the process is
+pinned to the first CPU it may use).
+
+    python examples/python/benchmark.py [--seconds 5] [--n 4096]
+"""
+
+import argparse
+import os
+import random
+import sys
+import time
+
+import numpy as np
+
+import ginlab
+
+
+def timed(run, seconds):
+    """Calls run() (which returns (steps, hands)) until `seconds` passed."""
+    steps = hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        s, h = run()
+        steps += s
+        hands += h
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, hands / elapsed
+
+
+def per_step(seconds):
+    game = ginlab.Game("standard", seed=1, episode="hand")
+    rng = random.Random(1)
+
+    def run():
+        steps = hands = 0
+        for _ in range(1000):
+            game.step(rng.choice(game.legal_actions))
+            steps += 1
+            if game.done:
+                hands += 1
+                game.reset()
+        return steps, hands
+
+    return timed(run, seconds)
+
+
+def vectorised(seconds, n, sampler):
+    env = ginlab.VecEnv(n, "standard", seed=1, episode="hand")
+    obs = env.reset()
+    rng = np.random.default_rng(1)
+
+    def run():
+        nonlocal obs
+        steps = hands = 0
+        for _ in range(10):
+            if sampler == "rust":
+                actions = env.sample_actions()
+            else:
+                actions = (rng.random(obs["mask"].shape) * obs["mask"]).argmax(axis=1)
+            obs, _, dones = env.step(actions)
+            steps += n
+            hands += int(dones.sum())
+        return steps, hands
+
+    return timed(run, seconds)
+
+
+def rlcard_env(seconds):
+    import rlcard
+
+    env = rlcard.make("gin-rummy", config={"seed": 1})
+    rng = random.Random(1)
+
+    def run():
+        steps = 0
+        state, _ = env.reset()
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"].keys())))
+            steps += 1
+        return steps, 1
+
+    return timed(run, seconds)
+
+
+def openspiel_env(seconds):
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(1)
+
+    def run():
+        steps = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choice(outcomes)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+        return steps, 1
+
+    return timed(run, seconds)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
+    parser.add_argument("--n", type=int, default=4096, help="games in the vectorised env")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    rows = [
+        ("ginlab Game (per step)", per_step(args.seconds)),
+        (f"ginlab VecEnv n={args.n}, Rust sampling", vectorised(args.seconds, args.n, "rust")),
+        (f"ginlab VecEnv n={args.n}, numpy sampling", vectorised(args.seconds, args.n, "numpy")),
+    ]
+    for name, bench in [("RLCard gin-rummy", rlcard_env), ("OpenSpiel gin_rummy", openspiel_env)]:
+        try:
+            rows.append((name, bench(args.seconds)))
+        except ImportError as e:
+            print(f"{name}: not installed ({e}); pip install rlcard open_spiel", file=sys.stderr)
+    base = next((r[1][0] for r in rows if r[0].startswith("RLCard")), None)
+    print(f"random legal play, one core, {args.seconds:g} s each; Python {sys.version.split()[0]}")
+    print()
+    print("| environment | steps/s | hands/s | steps/s vs RLCard |")
+    print("|---|---:|---:|---:|")
+    for name, (steps, hands) in rows:
+        ratio = f"{steps / base:,.0f}x" if base else "-"
+        print(f"| {name} | {steps:,.0f} | {hands:,.0f} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()

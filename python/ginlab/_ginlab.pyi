@@ -1,0 +1,141 @@
+"""Type stubs of ginlab's native module (see the docstrings there)."""
+
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+ACTIONS: int
+KNOCK: int
+DRAW_STOCK: int
+DRAW_PILE: int
+TAKE_UPCARD: int
+PASS_UPCARD: int
+BIG_GIN: int
+PHASES: List[str]
+__version__: str
+
+Record = Dict[str, Any]
+
+class Observation:
+    """One player's view at one moment (the engine's PlayerView, copied)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def hand(self) -> List[str]: ...
+    @property
+    def legal_actions(self) -> List[int]: ...
+    @property
+    def mask(self) -> npt.NDArray[np.bool_]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def arrays(self) -> Dict[str, np.ndarray]: ...
+    def __eq__(self, other: object) -> bool: ...
+
+class Game:
+    """One game stepped a decision at a time."""
+
+    def __init__(
+        self,
+        rules: str = "standard",
+        seed: int = 0,
+        episode: str = "game",
+        opponent: Optional[str] = None,
+        seat: int = 0,
+        deck: Optional[str] = None,
+        dealer: Optional[int] = None,
+    ) -> None: ...
+    @property
+    def current_player(self) -> Optional[int]: ...
+    @property
+    def done(self) -> bool: ...
+    @property
+    def legal_actions(self) -> List[int]: ...
+    @property
+    def mask(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def hand_over(self) -> bool: ...
+    @property
+    def scores(self) -> Tuple[int, int]: ...
+    @property
+    def last_hand(self) -> Optional[Dict[str, Any]]: ...
+    @property
+    def result(self) -> Optional[Dict[str, Any]]: ...
+    def observation(self, seat: Optional[int] = None) -> Observation: ...
+    def step(self, action: int) -> Tuple[Tuple[int, int], bool]: ...
+    def reset(self) -> Tuple[int, int]: ...
+    def game_reward(self, seat: int) -> int: ...
+    def clone(self) -> "Game": ...
+
+class VecEnv:
+    """N games stepped together in Rust, numpy in and out."""
+
+    def __init__(
+        self,
+        n: int,
+        rules: str = "standard",
+        seed: int = 0,
+        episode: str = "hand",
+        opponent: Optional[str] = None,
+        seat: int = 0,
+    ) -> None: ...
+    def __len__(self) -> int: ...
+    @property
+    def to_act(self) -> npt.NDArray[np.int8]: ...
+    def observe(self) -> Dict[str, np.ndarray]: ...
+    def reset(self) -> Dict[str, np.ndarray]: ...
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> Tuple[Dict[str, np.ndarray], npt.NDArray[np.int32], npt.NDArray[np.bool_]]: ...
+    def sample_actions(self) -> npt.NDArray[np.int64]: ...
+
+class Strategy:
+    """A built-in strategy answering observations."""
+
+    def __init__(self, profile: str, seed: int = 0) -> None: ...
+    @property
+    def name(self) -> str: ...
+    def act(self, observation: Observation) -> int: ...
+
+Player = Union[str, Strategy, Any]
+
+def match(
+    a: Player,
+    b: Player,
+    *,
+    games: Optional[int] = None,
+    hands: Optional[int] = None,
+    rules: str = "standard",
+    seed: int = 1,
+    duplicate: bool = False,
+    threads: int = 0,
+) -> Record: ...
+def run(spec: str, *, threads: int = 0) -> List[Record]: ...
+def sweep(
+    strategy: str,
+    param: str,
+    values: Union[str, Iterable[Any]],
+    vs: str,
+    *,
+    games: Optional[int] = None,
+    hands: Optional[int] = None,
+    rules: Sequence[str] = ("standard",),
+    seed: int = 1,
+    duplicate: bool = True,
+    threads: int = 0,
+) -> List[Record]: ...
+def balance(
+    strategy: str,
+    *,
+    games: Optional[int] = None,
+    hands: Optional[int] = None,
+    rules: Sequence[str] = ("standard",),
+    seed: int = 1,
+    threads: int = 0,
+) -> List[Record]: ...
+def solve(cards: Union[str, Iterable[str]]) -> Dict[str, Any]: ...
+def solve_batch(
+    hands: npt.NDArray[np.uint8],
+) -> Tuple[npt.NDArray[np.uint16], npt.NDArray[np.bool_]]: ...

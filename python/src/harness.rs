@@ -1,0 +1,471 @@
+//! The harness from Python: matches (built-in strategies in parallel with
+//! the GIL released, Python objects in-process), experiment specs, sweeps
+//! and balance studies, and the meld solver.
+//!
+//! Experiments are expanded into rows of (variant, players, plan) here and
+//! each plan is run by the library's runner; summaries are the library's
+//! [`SummaryRow`]s, as dicts.
+
+use std::sync::{Arc, Mutex};
+
+use ginlab::cards::{Card, CardSet};
+use ginlab::experiment::{Amount, Experiment, Study, sweep_values};
+use ginlab::meld;
+use ginlab::report::SummaryRow;
+use ginlab::rules::{PRESETS, Rules};
+use ginlab::sim::{Plan, Tallies, Work};
+use ginlab::strategy::{Profile, Strategy};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::players::{BuiltinStrategy, PyPlayer, profile};
+
+/// Rules from a preset name or TOML text (knobs, optionally with `preset`).
+pub fn rules_from(text: &str) -> PyResult<Rules> {
+    if PRESETS.contains(&text) {
+        return Rules::preset(text).map_err(|e| PyValueError::new_err(e.to_string()));
+    }
+    if text.contains('=') {
+        return Rules::from_toml(text).map_err(|e| PyValueError::new_err(format!("rules: {e}")));
+    }
+    Err(PyValueError::new_err(format!(
+        "rules {text:?}: give a preset ({}) or TOML text of rule knobs",
+        PRESETS.join(", ")
+    )))
+}
+
+/// One side of a match: a built-in profile or a Python object.
+enum Side {
+    Builtin(Profile),
+    Object(Py<PyAny>, String),
+}
+
+impl Side {
+    fn of(player: &Bound<'_, PyAny>) -> PyResult<Side> {
+        if let Ok(text) = player.extract::<String>() {
+            return Ok(Side::Builtin(profile(&text)?));
+        }
+        if let Ok(strategy) = player.cast::<BuiltinStrategy>() {
+            return Ok(Side::Builtin(profile(
+                &strategy.getattr("name")?.extract::<String>()?,
+            )?));
+        }
+        if !player.hasattr("act")? {
+            return Err(PyValueError::new_err(format!(
+                "player {}: give a strategy profile (\"greedy\", \"mc:samples=64\") or an object with an act(observation) method",
+                player.repr()?
+            )));
+        }
+        let name = match player.getattr("name") {
+            Ok(name) => name.str()?.to_string(),
+            Err(_) => player.get_type().name()?.to_string(),
+        };
+        Ok(Side::Object(player.clone().unbind(), name))
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Side::Builtin(p) => p.to_string(),
+            Side::Object(_, name) => name.clone(),
+        }
+    }
+
+    fn profile(&self) -> Profile {
+        match self {
+            Side::Builtin(p) => p.clone(),
+            // A stand-in that is never built: play_deal_with builds the
+            // Python side itself.
+            Side::Object(..) => "random".parse().expect("random is a built-in"),
+        }
+    }
+}
+
+fn work(games: Option<u64>, hands: Option<u64>) -> PyResult<Work> {
+    match (games, hands) {
+        (Some(n), None) if n > 0 => Ok(Work::Games(n)),
+        (None, Some(n)) if n > 0 => Ok(Work::Hands(n)),
+        _ => Err(PyValueError::new_err(
+            "give exactly one of games=N or hands=N, with N > 0",
+        )),
+    }
+}
+
+fn summary<'py>(
+    py: Python<'py>,
+    variant: &str,
+    names: [&str; 2],
+    tallies: &Tallies,
+    seed: u64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let row = SummaryRow::new(variant, names[0], names[1], tallies, seed);
+    // Through JSON text so that the dict keeps the row's column order.
+    let text = serde_json::to_string(&row).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// Runs `plan` of built-in players on `threads` threads, the GIL released.
+fn run_plan(py: Python<'_>, plan: &Plan, threads: usize) -> PyResult<Tallies> {
+    py.detach(|| plan.run(0..plan.deals(), threads, &|_| {}))
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// Plays a match between `a` and `b` (profiles such as "greedy" or
+/// "mc:samples=64", `Strategy` objects, or Python objects with an
+/// `act(observation)` method) and returns its summary row as a dict.
+/// Deals and seeds are the runner's: the same arguments give the same
+/// numbers as `ginlab match` does. Built-in players run on `threads`
+/// threads (0: one per core) with the GIL released; a Python player plays
+/// in this thread, deal after deal.
+#[pyfunction(name = "match")]
+#[pyo3(signature = (a, b, *, games = None, hands = None, rules = "standard", seed = 1, duplicate = false, threads = 0))]
+#[allow(clippy::too_many_arguments)]
+pub fn play_match<'py>(
+    py: Python<'py>,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+    games: Option<u64>,
+    hands: Option<u64>,
+    rules: &str,
+    seed: u64,
+    duplicate: bool,
+    threads: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let sides = [Side::of(a)?, Side::of(b)?];
+    let names = [sides[0].name(), sides[1].name()];
+    let variant = if PRESETS.contains(&rules) {
+        rules
+    } else {
+        "custom"
+    };
+    let rules = rules_from(rules)?;
+    let plan = Plan {
+        rules: rules.clone(),
+        profiles: [sides[0].profile(), sides[1].profile()],
+        work: work(games, hands)?,
+        duplicate,
+        seed,
+    };
+    let tallies = if sides.iter().all(|s| matches!(s, Side::Builtin(_))) {
+        run_plan(py, &plan, threads)?
+    } else {
+        let rules = crate::intern(rules);
+        let error = Arc::new(Mutex::new(None));
+        let build = |i: usize, seed: u64| -> Box<dyn Strategy> {
+            match &sides[i] {
+                Side::Builtin(p) => p.build(seed),
+                Side::Object(object, name) => Box::new(PyPlayer::new(
+                    object.clone_ref(py),
+                    name.clone(),
+                    rules,
+                    error.clone(),
+                )),
+            }
+        };
+        let mut tallies = Tallies::default();
+        for index in 0..plan.deals() {
+            let played = plan.play_deal_with(index, &mut tallies, &build);
+            if let Some(err) = error.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                return Err(err);
+            }
+            played.map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            py.check_signals()?;
+        }
+        tallies
+    };
+    summary(py, variant, [&names[0], &names[1]], &tallies, seed)
+}
+
+/// The rows of an experiment: (variant, player names, plan).
+fn rows(experiment: &Experiment) -> PyResult<Vec<(String, [String; 2], Plan)>> {
+    let work = match experiment.amount {
+        Amount::Hands(n) => Work::Hands(n),
+        Amount::Games(n) => Work::Games(n),
+    };
+    let plan = |rules: &Rules, a: &Profile, b: &Profile, duplicate: bool| Plan {
+        rules: rules.clone(),
+        profiles: [a.clone(), b.clone()],
+        work: work.clone(),
+        duplicate,
+        seed: experiment.seed,
+    };
+    let mut rows = Vec::new();
+    match &experiment.study {
+        Study::Match => {
+            let players: Vec<Profile> = experiment
+                .players
+                .iter()
+                .map(|p| profile(p))
+                .collect::<PyResult<_>>()?;
+            for (variant, rules) in &experiment.variants {
+                for (i, j) in experiment.pairings() {
+                    let names = [experiment.players[i].clone(), experiment.players[j].clone()];
+                    let plan = plan(rules, &players[i], &players[j], experiment.duplicate);
+                    rows.push((variant.clone(), names, plan));
+                }
+            }
+        }
+        Study::Sweep {
+            strategy,
+            param,
+            values,
+            vs,
+        } => {
+            let base = profile(strategy)?;
+            let opponent = profile(vs)?;
+            let values = sweep_values(values)
+                .map_err(|e| PyValueError::new_err(format!("sweep values {e}")))?;
+            for (variant, rules) in &experiment.variants {
+                for value in &values {
+                    let swept = base.with_param(param, value).map_err(|e| {
+                        PyValueError::new_err(format!("sweep {param}={value}: {e}"))
+                    })?;
+                    let names = [swept.to_string(), vs.clone()];
+                    let plan = plan(rules, &swept, &opponent, experiment.duplicate);
+                    rows.push((variant.clone(), names, plan));
+                }
+            }
+        }
+        Study::Balance { strategy } => {
+            let player = profile(strategy)?;
+            for (variant, rules) in &experiment.variants {
+                let names = [strategy.clone(), strategy.clone()];
+                // Balance measures the seats, so deals are not duplicated.
+                rows.push((variant.clone(), names, plan(rules, &player, &player, false)));
+            }
+        }
+    }
+    Ok(rows)
+}
+
+fn run_rows<'py>(
+    py: Python<'py>,
+    rows: &[(String, [String; 2], Plan)],
+    threads: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    for (variant, names, plan) in rows {
+        let tallies = run_plan(py, plan, threads)?;
+        out.append(summary(
+            py,
+            variant,
+            [&names[0], &names[1]],
+            &tallies,
+            plan.seed,
+        )?)?;
+        py.check_signals()?;
+    }
+    Ok(out)
+}
+
+/// Runs an experiment spec (TOML text, or the path of a .toml file; see
+/// experiments/README.md) and returns one summary dict per row (variant and
+/// pairing), in spec order: `pandas.DataFrame(ginlab.run(spec))`. Nothing
+/// is written to disk.
+#[pyfunction]
+#[pyo3(signature = (spec, *, threads = 0))]
+pub fn run<'py>(py: Python<'py>, spec: &str, threads: usize) -> PyResult<Bound<'py, PyList>> {
+    let text = if spec.trim_end().ends_with(".toml") && !spec.contains('\n') {
+        std::fs::read_to_string(spec)
+            .map_err(|e| PyValueError::new_err(format!("reading experiment {spec}: {e}")))?
+    } else {
+        spec.to_owned()
+    };
+    let experiment = Experiment::from_toml(&text)
+        .map_err(|e| PyValueError::new_err(format!("experiment: {e}")))?;
+    run_rows(py, &rows(&experiment)?, threads)
+}
+
+fn variants(rules: Vec<String>) -> PyResult<Vec<(String, Rules)>> {
+    rules
+        .into_iter()
+        .map(|r| {
+            let name = if PRESETS.contains(&r.as_str()) {
+                r.clone()
+            } else {
+                "custom".into()
+            };
+            Ok((name, rules_from(&r)?))
+        })
+        .collect()
+}
+
+fn study<'py>(
+    py: Python<'py>,
+    study: Study,
+    rules: Vec<String>,
+    amount: Amount,
+    seed: u64,
+    duplicate: bool,
+    threads: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let experiment = Experiment {
+        name: None,
+        seed,
+        amount,
+        duplicate,
+        players: Vec::new(),
+        pairing: ginlab::experiment::Pairing::HeadToHead,
+        variants: variants(rules)?,
+        study,
+    };
+    run_rows(py, &rows(&experiment)?, threads)
+}
+
+fn amount(games: Option<u64>, hands: Option<u64>) -> PyResult<Amount> {
+    Ok(match work(games, hands)? {
+        Work::Games(n) => Amount::Games(n),
+        Work::Hands(n) => Amount::Hands(n),
+        Work::Decks { .. } => unreachable!("work() gives games or hands"),
+    })
+}
+
+/// Sweeps `param` of `strategy` over `values` (a list, or "A..=B") against
+/// `vs` under each of `rules`; one summary dict per (rules, value), as
+/// `ginlab sweep` plays them.
+#[pyfunction]
+#[pyo3(signature = (strategy, param, values, vs, *, games = None, hands = None, rules = vec!["standard".to_owned()], seed = 1, duplicate = true, threads = 0))]
+#[allow(clippy::too_many_arguments)]
+pub fn sweep<'py>(
+    py: Python<'py>,
+    strategy: &str,
+    param: &str,
+    values: &Bound<'py, PyAny>,
+    vs: &str,
+    games: Option<u64>,
+    hands: Option<u64>,
+    rules: Vec<String>,
+    seed: u64,
+    duplicate: bool,
+    threads: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let values = match values.extract::<String>() {
+        Ok(text) => text,
+        Err(_) => values
+            .try_iter()?
+            .map(|v| Ok(v?.str()?.to_string()))
+            .collect::<PyResult<Vec<String>>>()?
+            .join(","),
+    };
+    let swept = Study::Sweep {
+        strategy: strategy.to_owned(),
+        param: param.to_owned(),
+        values,
+        vs: vs.to_owned(),
+    };
+    study(
+        py,
+        swept,
+        rules,
+        amount(games, hands)?,
+        seed,
+        duplicate,
+        threads,
+    )
+}
+
+/// Plays `strategy` against itself under each of `rules` (seats not
+/// swapped) and returns one summary dict per variant: the seat and dealer
+/// balance of each rule set, as `ginlab balance` measures it.
+#[pyfunction]
+#[pyo3(signature = (strategy, *, games = None, hands = None, rules = vec!["standard".to_owned()], seed = 1, threads = 0))]
+pub fn balance<'py>(
+    py: Python<'py>,
+    strategy: &str,
+    games: Option<u64>,
+    hands: Option<u64>,
+    rules: Vec<String>,
+    seed: u64,
+    threads: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let balanced = Study::Balance {
+        strategy: strategy.to_owned(),
+    };
+    study(
+        py,
+        balanced,
+        rules,
+        amount(games, hands)?,
+        seed,
+        false,
+        threads,
+    )
+}
+
+fn parse_cards(cards: &Bound<'_, PyAny>) -> PyResult<CardSet> {
+    let text = match cards.extract::<String>() {
+        Ok(text) => text,
+        Err(_) => cards
+            .try_iter()?
+            .map(|c| Ok(c?.str()?.to_string()))
+            .collect::<PyResult<Vec<String>>>()?
+            .join(" "),
+    };
+    text.parse::<CardSet>()
+        .map_err(|e| PyValueError::new_err(format!("cards {text:?}: {e}")))
+}
+
+fn names(cards: CardSet) -> Vec<String> {
+    cards.iter().map(|c: Card| c.to_string()).collect()
+}
+
+/// The best arrangement of `cards` ("AS 2S 3S ..." or a list of card
+/// names): `deadwood`, `melds` (lists of card names), `deadwood_cards`.
+#[pyfunction]
+pub fn solve<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let hand = parse_cards(cards)?;
+    let arrangement = meld::best_arrangement(hand);
+    let d = PyDict::new(py);
+    d.set_item("deadwood", arrangement.deadwood())?;
+    let melds: Vec<Vec<String>> = arrangement.melds().map(|m| names(m.cards())).collect();
+    d.set_item("melds", melds)?;
+    d.set_item("deadwood_cards", names(arrangement.deadwood_cards()))?;
+    Ok(d)
+}
+
+/// What [`solve_batch`] returns: deadwood per hand, melded cards per hand.
+type Solved<'py> = (Bound<'py, PyArray1<u16>>, Bound<'py, PyArray2<bool>>);
+
+/// The meld solver on a batch: `hands` is an (N, 52) array of 0/1 (card id
+/// `13 * suit + rank`); returns `(deadwood (N,) uint16, melded (N, 52)
+/// bool)`. The GIL is released while it solves.
+#[pyfunction]
+pub fn solve_batch<'py>(
+    py: Python<'py>,
+    hands: PyReadonlyArray2<'py, u8>,
+) -> PyResult<Solved<'py>> {
+    let shape = hands.shape();
+    if shape[1] != 52 {
+        return Err(PyValueError::new_err(format!(
+            "hands has shape {shape:?}: it must be (N, 52), one 0/1 column per card id"
+        )));
+    }
+    let n = shape[0];
+    let cells = hands.as_array();
+    let sets: Vec<CardSet> = cells
+        .rows()
+        .into_iter()
+        .map(|row| {
+            row.iter()
+                .enumerate()
+                .filter(|&(_, &x)| x != 0)
+                .map(|(i, _)| Card::from_index(i as u8).expect("52 columns"))
+                .collect()
+        })
+        .collect();
+    let (deadwood, melded) = py.detach(|| {
+        let mut deadwood = Vec::with_capacity(n);
+        let mut melded = vec![false; n * 52];
+        for (i, &hand) in sets.iter().enumerate() {
+            let arrangement = meld::best_arrangement(hand);
+            deadwood.push(arrangement.deadwood());
+            for card in arrangement.melded() {
+                melded[i * 52 + usize::from(card.index())] = true;
+            }
+        }
+        (deadwood, melded)
+    });
+    let melded = PyArray1::from_vec(py, melded).reshape([n, 52])?;
+    Ok((PyArray1::from_vec(py, deadwood), melded))
+}

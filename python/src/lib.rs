@@ -1,0 +1,57 @@
+//! ginlab from Python: the engine as an environment (`Game`, `VecEnv`),
+//! built-in strategies answering observations, Python objects playing in
+//! the harness, and the harness itself (`match`, `run`, `sweep`,
+//! `balance`, `solve`). The Python package `ginlab` wraps this module
+//! (`ginlab._ginlab`); see python/README section in the repository README.
+
+mod actions;
+mod game;
+mod harness;
+mod obs;
+mod players;
+mod table;
+mod vec_env;
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use ginlab::rules::Rules;
+use pyo3::prelude::*;
+
+/// The one `'static` copy of `rules`. Hands borrow their rules, and Python
+/// objects cannot carry a lifetime, so each distinct rule set used from
+/// Python is leaked once and shared: memory grows with the number of
+/// distinct rule sets, not with games.
+pub fn intern(rules: Rules) -> &'static Rules {
+    static RULES: OnceLock<Mutex<HashMap<Rules, &'static Rules>>> = OnceLock::new();
+    let mut map = RULES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    map.entry(rules.clone())
+        .or_insert_with(|| Box::leak(Box::new(rules)))
+}
+
+#[pymodule]
+fn _ginlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<game::Game>()?;
+    m.add_class::<vec_env::VecEnv>()?;
+    m.add_class::<obs::Observation>()?;
+    m.add_class::<players::BuiltinStrategy>()?;
+    m.add_function(wrap_pyfunction!(harness::play_match, m)?)?;
+    m.add_function(wrap_pyfunction!(harness::run, m)?)?;
+    m.add_function(wrap_pyfunction!(harness::sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(harness::balance, m)?)?;
+    m.add_function(wrap_pyfunction!(harness::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(harness::solve_batch, m)?)?;
+    m.add("ACTIONS", actions::ACTIONS)?;
+    m.add("DRAW_STOCK", actions::DRAW_STOCK)?;
+    m.add("DRAW_PILE", actions::DRAW_PILE)?;
+    m.add("TAKE_UPCARD", actions::TAKE_UPCARD)?;
+    m.add("PASS_UPCARD", actions::PASS_UPCARD)?;
+    m.add("BIG_GIN", actions::BIG_GIN)?;
+    m.add("KNOCK", actions::KNOCK)?;
+    m.add("PHASES", obs::PHASES.to_vec())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
