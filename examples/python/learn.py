@@ -14,6 +14,7 @@ against `random` and `simple`, which report win rates with 95 % intervals.
 """
 
 import argparse
+import sys
 import time
 
 import numpy as np
@@ -128,10 +129,8 @@ def main():
     start = time.time()
     for phase, opponent in enumerate(["random", "simple"]):
         hands, wins = train(theta, opponent, args.steps, args.n, args.seed + phase)
-        print(
-            f"trained against {opponent}: {hands} hands, won {wins / max(hands, 1):.1%} "
-            f"while learning ({time.time() - start:.0f} s)"
-        )
+        print(f"trained against {opponent}: {hands} hands, won {wins / max(hands, 1):.1%} while learning")
+        print(f"  ({time.time() - start:.0f} s)", file=sys.stderr)
     print("theta:", np.round(theta, 2).tolist())
     for opponent in ["random", "simple"]:
         r = ginlab.match(Agent(theta), opponent, games=args.games, seed=args.seed + 10)
@@ -140,7 +139,7 @@ def main():
             f"{r['a_game_win_rate']:.1%} [95% {r['a_game_win_lo']:.1%}, {r['a_game_win_hi']:.1%}]; "
             f"hands {r['a_hand_win_rate']:.1%} [{r['a_hand_win_lo']:.1%}, {r['a_hand_win_hi']:.1%}]"
         )
-    print(f"total {time.time() - start:.0f} s")
+    print(f"total {time.time() - start:.0f} s", file=sys.stderr)
 
 
 if __name__ == "__main__":

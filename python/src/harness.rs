@@ -52,16 +52,21 @@ impl Side {
                 &strategy.getattr("name")?.extract::<String>()?,
             )?));
         }
+        let name = match player.getattr("name") {
+            Ok(name) => name.str()?.to_string(),
+            Err(_) => player.get_type().name()?.to_string(),
+        };
+        Side::object(player, name)
+    }
+
+    /// A Python object with an `act` method, called `name`.
+    fn object(player: &Bound<'_, PyAny>, name: String) -> PyResult<Side> {
         if !player.hasattr("act")? {
             return Err(PyValueError::new_err(format!(
                 "player {}: give a strategy profile (\"greedy\", \"mc:samples=64\") or an object with an act(observation) method",
                 player.repr()?
             )));
         }
-        let name = match player.getattr("name") {
-            Ok(name) => name.str()?.to_string(),
-            Err(_) => player.get_type().name()?.to_string(),
-        };
         Ok(Side::Object(player.clone().unbind(), name))
     }
 
@@ -111,6 +116,38 @@ fn run_plan(py: Python<'_>, plan: &Plan, threads: usize) -> PyResult<Tallies> {
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
+/// Plays `plan` with `sides`: built-in players on `threads` threads with
+/// the GIL released; with a Python player, deal after deal in this thread
+/// (a Python error stops the play and is raised).
+fn play(py: Python<'_>, plan: &Plan, sides: &[Side; 2], threads: usize) -> PyResult<Tallies> {
+    if sides.iter().all(|s| matches!(s, Side::Builtin(_))) {
+        return run_plan(py, plan, threads);
+    }
+    let rules = crate::intern(plan.rules.clone());
+    let error = Arc::new(Mutex::new(None));
+    let build = |i: usize, seed: u64| -> Box<dyn Strategy> {
+        match &sides[i] {
+            Side::Builtin(p) => p.build(seed),
+            Side::Object(object, name) => Box::new(PyPlayer::new(
+                object.clone_ref(py),
+                name.clone(),
+                rules,
+                error.clone(),
+            )),
+        }
+    };
+    let mut tallies = Tallies::default();
+    for index in 0..plan.deals() {
+        let played = plan.play_deal_with(index, &mut tallies, &build);
+        if let Some(err) = error.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return Err(err);
+        }
+        played.map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        py.check_signals()?;
+    }
+    Ok(tallies)
+}
+
 /// Plays a match between `a` and `b` (profiles such as "greedy" or
 /// "mc:samples=64", `Strategy` objects, or Python objects with an
 /// `act(observation)` method) and returns its summary row as a dict.
@@ -147,38 +184,16 @@ pub fn play_match<'py>(
         duplicate,
         seed,
     };
-    let tallies = if sides.iter().all(|s| matches!(s, Side::Builtin(_))) {
-        run_plan(py, &plan, threads)?
-    } else {
-        let rules = crate::intern(rules);
-        let error = Arc::new(Mutex::new(None));
-        let build = |i: usize, seed: u64| -> Box<dyn Strategy> {
-            match &sides[i] {
-                Side::Builtin(p) => p.build(seed),
-                Side::Object(object, name) => Box::new(PyPlayer::new(
-                    object.clone_ref(py),
-                    name.clone(),
-                    rules,
-                    error.clone(),
-                )),
-            }
-        };
-        let mut tallies = Tallies::default();
-        for index in 0..plan.deals() {
-            let played = plan.play_deal_with(index, &mut tallies, &build);
-            if let Some(err) = error.lock().unwrap_or_else(|e| e.into_inner()).take() {
-                return Err(err);
-            }
-            played.map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-            py.check_signals()?;
-        }
-        tallies
-    };
+    let tallies = play(py, &plan, &sides, threads)?;
     summary(py, variant, [&names[0], &names[1]], &tallies, seed)
 }
 
-/// The rows of an experiment: (variant, player names, plan).
-fn rows(experiment: &Experiment) -> PyResult<Vec<(String, [String; 2], Plan)>> {
+/// One row of an experiment: its variant, players and plan.
+type Row = (String, [Side; 2], Plan);
+
+/// The rows of an experiment; a player named in `objects` is that Python
+/// object.
+fn rows(experiment: &Experiment, objects: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Row>> {
     let work = match experiment.amount {
         Amount::Hands(n) => Work::Hands(n),
         Amount::Games(n) => Work::Games(n),
@@ -193,16 +208,18 @@ fn rows(experiment: &Experiment) -> PyResult<Vec<(String, [String; 2], Plan)>> {
     let mut rows = Vec::new();
     match &experiment.study {
         Study::Match => {
-            let players: Vec<Profile> = experiment
-                .players
-                .iter()
-                .map(|p| profile(p))
-                .collect::<PyResult<_>>()?;
+            let side = |name: &String| -> PyResult<Side> {
+                match objects.map(|o| o.get_item(name)).transpose()?.flatten() {
+                    Some(object) => Side::object(&object, name.clone()),
+                    None => Ok(Side::Builtin(profile(name)?)),
+                }
+            };
             for (variant, rules) in &experiment.variants {
                 for (i, j) in experiment.pairings() {
-                    let names = [experiment.players[i].clone(), experiment.players[j].clone()];
-                    let plan = plan(rules, &players[i], &players[j], experiment.duplicate);
-                    rows.push((variant.clone(), names, plan));
+                    let sides = [side(&experiment.players[i])?, side(&experiment.players[j])?];
+                    let (a, b) = (sides[0].profile(), sides[1].profile());
+                    let plan = plan(rules, &a, &b, experiment.duplicate);
+                    rows.push((variant.clone(), sides, plan));
                 }
             }
         }
@@ -221,32 +238,29 @@ fn rows(experiment: &Experiment) -> PyResult<Vec<(String, [String; 2], Plan)>> {
                     let swept = base.with_param(param, value).map_err(|e| {
                         PyValueError::new_err(format!("sweep {param}={value}: {e}"))
                     })?;
-                    let names = [swept.to_string(), vs.clone()];
                     let plan = plan(rules, &swept, &opponent, experiment.duplicate);
-                    rows.push((variant.clone(), names, plan));
+                    let sides = [Side::Builtin(swept), Side::Builtin(opponent.clone())];
+                    rows.push((variant.clone(), sides, plan));
                 }
             }
         }
         Study::Balance { strategy } => {
             let player = profile(strategy)?;
             for (variant, rules) in &experiment.variants {
-                let names = [strategy.clone(), strategy.clone()];
+                let sides = [Side::Builtin(player.clone()), Side::Builtin(player.clone())];
                 // Balance measures the seats, so deals are not duplicated.
-                rows.push((variant.clone(), names, plan(rules, &player, &player, false)));
+                rows.push((variant.clone(), sides, plan(rules, &player, &player, false)));
             }
         }
     }
     Ok(rows)
 }
 
-fn run_rows<'py>(
-    py: Python<'py>,
-    rows: &[(String, [String; 2], Plan)],
-    threads: usize,
-) -> PyResult<Bound<'py, PyList>> {
+fn run_rows<'py>(py: Python<'py>, rows: &[Row], threads: usize) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
-    for (variant, names, plan) in rows {
-        let tallies = run_plan(py, plan, threads)?;
+    for (variant, sides, plan) in rows {
+        let tallies = play(py, plan, sides, threads)?;
+        let names = [sides[0].name(), sides[1].name()];
         out.append(summary(
             py,
             variant,
@@ -262,10 +276,16 @@ fn run_rows<'py>(
 /// Runs an experiment spec (TOML text, or the path of a .toml file; see
 /// experiments/README.md) and returns one summary dict per row (variant and
 /// pairing), in spec order: `pandas.DataFrame(ginlab.run(spec))`. Nothing
-/// is written to disk.
+/// is written to disk. `players` maps player names of the spec to Python
+/// objects with an `act(observation)` method, which play in-process.
 #[pyfunction]
-#[pyo3(signature = (spec, *, threads = 0))]
-pub fn run<'py>(py: Python<'py>, spec: &str, threads: usize) -> PyResult<Bound<'py, PyList>> {
+#[pyo3(signature = (spec, *, players = None, threads = 0))]
+pub fn run<'py>(
+    py: Python<'py>,
+    spec: &str,
+    players: Option<&Bound<'py, PyDict>>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyList>> {
     let text = if spec.trim_end().ends_with(".toml") && !spec.contains('\n') {
         std::fs::read_to_string(spec)
             .map_err(|e| PyValueError::new_err(format!("reading experiment {spec}: {e}")))?
@@ -274,7 +294,7 @@ pub fn run<'py>(py: Python<'py>, spec: &str, threads: usize) -> PyResult<Bound<'
     };
     let experiment = Experiment::from_toml(&text)
         .map_err(|e| PyValueError::new_err(format!("experiment: {e}")))?;
-    run_rows(py, &rows(&experiment)?, threads)
+    run_rows(py, &rows(&experiment, players)?, threads)
 }
 
 fn variants(rules: Vec<String>) -> PyResult<Vec<(String, Rules)>> {
@@ -310,7 +330,7 @@ fn study<'py>(
         variants: variants(rules)?,
         study,
     };
-    run_rows(py, &rows(&experiment)?, threads)
+    run_rows(py, &rows(&experiment, None)?, threads)
 }
 
 fn amount(games: Option<u64>, hands: Option<u64>) -> PyResult<Amount> {

@@ -118,3 +118,13 @@ def test_solve_and_solve_batch_agree():
         ginlab.solve("AS ZZ")
     with pytest.raises(ValueError, match="52"):
         ginlab.solve_batch(np.zeros((3, 10), dtype=np.uint8))
+
+
+def test_python_players_play_in_experiment_runs():
+    spec = 'seed = 4\ngames = 4\nplayers = ["mine", "random"]\n'
+    mine = Delegate("greedy")
+    rows = ginlab.run(spec, players={"mine": mine})
+    builtin = ginlab.run(spec.replace('"mine"', '"greedy"'))
+    assert mine.hands == rows[0]["hands"] > 0
+    for key in KEYS:
+        assert rows[0][key] == builtin[0][key], key
