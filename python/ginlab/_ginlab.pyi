@@ -109,10 +109,12 @@ def match(
     hands: Optional[int] = None,
     rules: str = "standard",
     seed: int = 1,
-    duplicate: bool = False,
+    duplicate: bool = True,
     threads: int = 0,
 ) -> Record: ...
-def run(spec: str, *, threads: int = 0) -> List[Record]: ...
+def run(
+    spec: str, *, players: Optional[Dict[str, Any]] = None, threads: int = 0
+) -> List[Record]: ...
 def sweep(
     strategy: str,
     param: str,

@@ -151,12 +151,13 @@ fn play(py: Python<'_>, plan: &Plan, sides: &[Side; 2], threads: usize) -> PyRes
 /// Plays a match between `a` and `b` (profiles such as "greedy" or
 /// "mc:samples=64", `Strategy` objects, or Python objects with an
 /// `act(observation)` method) and returns its summary row as a dict.
-/// Deals and seeds are the runner's: the same arguments give the same
-/// numbers as `ginlab match` does. Built-in players run on `threads`
+/// Deals and seeds are the runner's, and deals are duplicated (seats
+/// swapped) unless `duplicate=False`, as in `ginlab match`: the same seed
+/// gives the same numbers as `ginlab match --seed`. Built-in players run on `threads`
 /// threads (0: one per core) with the GIL released; a Python player plays
 /// in this thread, deal after deal.
 #[pyfunction(name = "match")]
-#[pyo3(signature = (a, b, *, games = None, hands = None, rules = "standard", seed = 1, duplicate = false, threads = 0))]
+#[pyo3(signature = (a, b, *, games = None, hands = None, rules = "standard", seed = 1, duplicate = true, threads = 0))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<'py>(
     py: Python<'py>,
