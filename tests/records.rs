@@ -508,3 +508,173 @@ fn replay_input_errors() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("--record"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Replays `games` as a file and expects exit code 2 with an error naming
+/// `place` (`line N: ` or the file alone) and every one of `needles`.
+fn rejected_file(dir: &Path, games: &[Value], place: &str, needles: &[&str]) {
+    let file = dir.join("edited.jsonl");
+    write_lines(&file, games);
+    let (code, _, stderr) = replay_cli(&["--check", path_str(&file)]);
+    assert_eq!(code, Some(2), "{stderr}");
+    let place = format!("{}{place}", file.display());
+    assert!(stderr.contains(&place), "{stderr:?} lacks {place:?}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "{stderr:?} lacks {needle:?}");
+    }
+}
+
+/// Edits that leave every action legal and every result right are caught
+/// too: the decks are checked against the seed's generator, the lines
+/// against each other (issue 15.12).
+#[test]
+fn edits_that_replay_are_caught() {
+    let dir = scratch("edits");
+    let (_, games) = sample(&dir);
+    assert_eq!(games.len(), 6, "deals 0, 1, 2, each twice");
+    // Two stock cards no one drew, exchanged.
+    let undrawn = |g: &mut Value| {
+        let deck = g["hands"][0]["deck"].as_str().unwrap();
+        let mut cards: Vec<&str> = deck.split(' ').collect();
+        cards.swap(50, 51);
+        g["hands"][0]["deck"] = cards.join(" ").into();
+    };
+    rejected(
+        &dir,
+        &games,
+        2,
+        undrawn,
+        &[
+            "hand 1: the deck is not the one dealt for deal 0 (seats swapped) of seed 21",
+            "card 51 is",
+        ],
+    );
+    // Another seed, deal or swapped flag.
+    let seed = |g: &mut Value| g["seed"] = 22.into();
+    rejected(&dir, &games, 1, seed, &["of seed 22"]);
+    let deal = |g: &mut Value| g["deal"] = 2.into();
+    rejected(
+        &dir,
+        &games,
+        3,
+        deal,
+        &[
+            "deal 2 follows deal 0 (seats swapped)",
+            "where deal 1 comes next",
+        ],
+    );
+    let unswapped = |g: &mut Value| g["swapped"] = false.into();
+    rejected(
+        &dir,
+        &games,
+        2,
+        unswapped,
+        &["deal 0 again with the seats of the line before exchanged, but `swapped` is false"],
+    );
+    let swapped = |g: &mut Value| g["swapped"] = true.into();
+    rejected(
+        &dir,
+        &games,
+        1,
+        swapped,
+        &["starts with deal 0 (seats swapped)"],
+    );
+    // A relabelled player or variant.
+    let player = |g: &mut Value| g["players"]["A"]["name"] = "greedy2".into();
+    rejected(&dir, &games, 3, player, &["greedy2", "starts with deal 1"]);
+    let variant = |g: &mut Value| g["variant"] = "hoyle".into();
+    rejected(
+        &dir,
+        &games,
+        4,
+        variant,
+        &["variant hoyle", "starts with deal 1"],
+    );
+    // A knob that never came into play (no hand reaches 200 turns).
+    let knob = |g: &mut Value| g["rules"]["max_turns"] = 300.into();
+    rejected(
+        &dir,
+        &games,
+        5,
+        knob,
+        &[
+            "the rules of variant `standard` differ from line 1's: `max_turns` is 300 here but 200 on line 1",
+        ],
+    );
+    // A line repeated, lines exchanged, the last line gone.
+    let mut repeated = games.clone();
+    repeated.insert(2, games[1].clone());
+    rejected_file(
+        &dir,
+        &repeated,
+        " line 3: ",
+        &["deal 0 (seats swapped) follows deal 0 (seats swapped)"],
+    );
+    let mut moved = games.clone();
+    moved.swap(2, 4);
+    rejected_file(
+        &dir,
+        &moved,
+        " line 3: ",
+        &["deal 2 follows deal 0 (seats swapped)"],
+    );
+    rejected_file(
+        &dir,
+        &games[..5],
+        ": ",
+        &["ends on line 5 with deal 2 but without its seat-swapped game"],
+    );
+    // The file as written passes.
+    let file = dir.join("whole.jsonl");
+    write_lines(&file, &games);
+    let (code, stdout, stderr) = replay_cli(&["--check", path_str(&file)]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("every result matches"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `run` record holds several rows (variant × pairing), each from deal 0,
+/// and passes the line-by-line check; single hands are checked against the
+/// generator too.
+#[test]
+fn run_and_hand_records_pass_the_sequence_check() {
+    let dir = scratch("rows");
+    let spec = dir.join("rows.toml");
+    std::fs::write(
+        &spec,
+        "seed = 3\nhands = 5\nplayers = [\"greedy\", \"simple\", \"random\"]\npairing = \"round_robin\"\n\
+         [[variant]]\nname = \"standard\"\n[[variant]]\nname = \"hoyle\"\n",
+    )
+    .unwrap();
+    let file = dir.join("rows.jsonl");
+    let output = ginlab()
+        .arg("run")
+        .arg(&spec)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .arg("--record")
+        .arg(&file)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let (code, stdout, stderr) = replay_cli(&["--check", path_str(&file)]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("replayed 36 games"), "{stdout}");
+    // A hand's deck with two undrawn cards exchanged.
+    let mut games = records(&file);
+    let deck = games[7]["hands"][0]["deck"].as_str().unwrap().to_owned();
+    let mut cards: Vec<&str> = deck.split(' ').collect();
+    cards.swap(50, 51);
+    games[7]["hands"][0]["deck"] = cards.join(" ").into();
+    rejected_file(
+        &dir,
+        &games,
+        " line 8: ",
+        &["the deck is not the one dealt for deal 0 (seats swapped) of seed 3"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

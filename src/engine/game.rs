@@ -30,6 +30,12 @@ pub struct HandRecord {
     pub outcome: HandOutcome,
 }
 
+/// The first dealer of a game, drawn from the game's `rng` before its
+/// first deck (game records are checked against this order).
+pub fn draw_first_dealer(rng: &mut Pcg64Mcg) -> Seat {
+    Seat::ALL[below(rng, 2) as usize]
+}
+
 /// Plays a game to the target. Decks and the first dealer come from `rng`;
 /// `on_hand` sees every hand as it ends (its record, and the finished hand
 /// with its deck and actions).
@@ -60,7 +66,7 @@ pub fn play_game_traced(
     mut on_hand: impl FnMut(&HandRecord, &Hand<'_>),
     on_stop: impl FnOnce(&Hand<'_>),
 ) -> Result<GameResult, EngineError> {
-    let first_dealer = Seat::ALL[below(rng, 2) as usize];
+    let first_dealer = draw_first_dealer(rng);
     let mut dealer = first_dealer;
     let mut tally = Tally::default();
     for hands in 1..=MAX_HANDS {

@@ -32,8 +32,8 @@ use crate::strategy::Profile;
 
 use record::Header;
 pub use record::{
-    Forfeit, GameRecord, Labels, Mode, Player, RecordedHand, Replay, ReplayError, Seats,
-    VERSION as RECORD_VERSION, replay,
+    Forfeit, GameRecord, Labels, Mode, Player, RecordCheck, RecordedHand, Replay, ReplayError,
+    Seats, VERSION as RECORD_VERSION, replay,
 };
 pub use tally::Tallies;
 
@@ -61,6 +61,17 @@ pub enum Stream {
 #[must_use]
 pub fn seed_for(master: u64, index: u64, stream: Stream) -> u64 {
     mix(mix(mix(master) ^ index) ^ stream as u64)
+}
+
+/// The generator of deal `index`'s decks (and, in games, of the first
+/// dealer, drawn first): records are checked against it.
+pub(crate) fn deal_rng(master: u64, index: u64) -> Pcg64Mcg {
+    Pcg64Mcg::seed_from_u64(seed_for(master, index, Stream::Deal))
+}
+
+/// Hands dealt from the seed alternate dealers by deal: A deals the even deals.
+pub(crate) fn hand_dealer(index: u64) -> Seat {
+    Seat::ALL[(index % 2) as usize]
 }
 
 /// How much to play.
@@ -191,7 +202,7 @@ impl Plan {
         };
         let [first, second] = &mut seats;
         let mut players: [&mut dyn Strategy; 2] = [first.as_mut(), second.as_mut()];
-        let mut rng = Pcg64Mcg::seed_from_u64(seed_for(self.seed, index, Stream::Deal));
+        let mut rng = deal_rng(self.seed, index);
         let recording = record.is_some();
         let mut stopped = None;
         let played = match &self.work {
@@ -220,7 +231,7 @@ impl Plan {
             Work::Hands(_) | Work::Decks { .. } => {
                 let (deck, dealer) = match &self.work {
                     Work::Decks { decks, dealer } => (decks[index as usize].clone(), *dealer),
-                    _ => (Deck::shuffled(&mut rng), Seat::ALL[(index % 2) as usize]),
+                    _ => (Deck::shuffled(&mut rng), hand_dealer(index)),
                 };
                 let mut hand = Hand::new(&self.rules, &deck, dealer, [0, 0])?;
                 let played = play_hand(&mut hand, &mut players);

@@ -133,6 +133,211 @@ pub struct GameRecord {
     pub forfeit: Option<Forfeit>,
 }
 
+/// A record file checked line by line in order: each line is replayed
+/// ([`replay`]) and must also follow the one before. A run writes its rows
+/// (variant and pairing) one after the other, each from deal 0 up, every
+/// deal once or (duplicate deals) as its game then its seat-swapped game;
+/// every line of a variant carries the same rules. So a line removed,
+/// repeated or moved, a changed `seed`, `deal` or `swapped`, a relabelled
+/// player or variant, and a knob edited in one line (even one that never
+/// came into play) are all caught. What no check can catch is an edit
+/// made consistently to every line of a variant (see docs/RECORDS.md).
+#[derive(Debug, Default)]
+pub struct RecordCheck {
+    /// The row being read.
+    row: Option<Row>,
+    /// Rows already read, by key.
+    done: Vec<RowKey>,
+    /// Each variant's rules and the line that first gave them.
+    rules: Vec<(String, Value, u64)>,
+    /// The last line checked.
+    line: u64,
+    /// The last game checked: its row key with the players as seated, and
+    /// its (deal, swapped).
+    last: Option<(RowKey, (u64, bool))>,
+}
+
+/// What names a row: every game in it shares these.
+#[derive(Clone, Debug, PartialEq)]
+struct RowKey {
+    seed: u64,
+    mode: Mode,
+    variant: String,
+    /// The match's players A and B (unswapped).
+    players: [Player; 2],
+}
+
+impl std::fmt::Display for RowKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "variant {}, {} against {}",
+            self.variant, self.players[0], self.players[1]
+        )
+    }
+}
+
+#[derive(Debug)]
+struct Row {
+    key: RowKey,
+    /// Whether deals are played twice, once known.
+    duplicate: Option<bool>,
+    /// The last (deal, swapped) of the row.
+    last: (u64, bool),
+}
+
+fn game_name((deal, swapped): (u64, bool)) -> String {
+    if swapped {
+        format!("deal {deal} (seats swapped)")
+    } else {
+        format!("deal {deal}")
+    }
+}
+
+impl RecordCheck {
+    /// A check of a file from its first line.
+    #[must_use]
+    pub fn new() -> RecordCheck {
+        RecordCheck::default()
+    }
+
+    /// Replays `line` (line `number` of the file, the one after the last
+    /// checked) and checks that it follows the lines before.
+    ///
+    /// # Errors
+    /// As [`replay`], or a line out of sequence with the ones before.
+    pub fn replay(&mut self, line: &str, number: u64) -> Result<Replay, ReplayError> {
+        let record = parse(line)?;
+        self.follows(&record, number)?;
+        self.line = number;
+        replay_record(&record, number)
+    }
+
+    /// Checks that the file ends where a row may end.
+    ///
+    /// # Errors
+    /// A last deal without its seat-swapped game.
+    pub fn finish(self) -> Result<(), ReplayError> {
+        match self.row {
+            Some(row) => row_complete(&row, self.line),
+            None => Ok(()),
+        }
+    }
+
+    fn follows(&mut self, record: &GameRecord, number: u64) -> Result<(), ReplayError> {
+        let fail = |what: String| Err(ReplayError(what));
+        let (a, b) = (record.players.a.clone(), record.players.b.clone());
+        let key = RowKey {
+            seed: record.seed,
+            mode: record.mode,
+            variant: record.variant.clone(),
+            players: if record.swapped { [b, a] } else { [a, b] },
+        };
+        let game = (record.deal, record.swapped);
+        let seated = RowKey {
+            players: [record.players.a.clone(), record.players.b.clone()],
+            ..key.clone()
+        };
+        let last = self.last.replace((seated.clone(), game));
+        // The same deal again with the players' seats exchanged is its
+        // other game: the flag must say so.
+        if let Some((before, (deal, swapped))) = last
+            && deal == game.0
+            && swapped == game.1
+            && before.players[0] == seated.players[1]
+            && before.players[1] == seated.players[0]
+            && (before.seed, before.mode, &before.variant)
+                == (seated.seed, seated.mode, &seated.variant)
+        {
+            return fail(format!(
+                "{} again with the seats of the line before exchanged, but `swapped` is {} on both",
+                game_name((deal, false)),
+                swapped
+            ));
+        }
+        match self.rules.iter().find(|(v, _, _)| *v == record.variant) {
+            Some((_, rules, first)) if *rules != record.rules => {
+                let on_first = format!("on line {first}");
+                return fail(format!(
+                    "the rules of variant `{}` differ from line {first}'s: {}",
+                    record.variant,
+                    first_difference(&record.rules, rules, ["here", &on_first])
+                ));
+            }
+            Some(_) => {}
+            None => self
+                .rules
+                .push((record.variant.clone(), record.rules.clone(), number)),
+        }
+        if let Some(row) = self.row.as_mut()
+            && row.key == key
+        {
+            let (deal, swapped) = row.last;
+            let twin = (deal, true);
+            let next = (deal + 1, false);
+            let duplicate = match row.duplicate {
+                _ if !swapped && game == twin && row.duplicate != Some(false) => Some(true),
+                Some(true) if swapped && game == next => Some(true),
+                Some(false) if game == next => Some(false),
+                None if game == next => Some(false),
+                _ => {
+                    let expected = match row.duplicate {
+                        Some(true) if !swapped => game_name(twin),
+                        Some(false) | Some(true) => game_name(next),
+                        None => format!("{} or {}", game_name(twin), game_name(next)),
+                    };
+                    return fail(format!(
+                        "{} follows {} of the same row ({key}), where {expected} comes next: \
+                         lines are missing, repeated or out of order",
+                        game_name(game),
+                        game_name(row.last)
+                    ));
+                }
+            };
+            row.duplicate = duplicate;
+            row.last = game;
+            return Ok(());
+        }
+        let ended = self.row.take();
+        if self.done.contains(&key) {
+            return fail(format!(
+                "the games of {key} appear again after other rows: lines are repeated or out of order"
+            ));
+        }
+        if game != (0, false) {
+            return fail(format!(
+                "{key} starts with {}, but a run records every row from deal 0: lines are missing \
+                 or out of order, or a label, seed or flag was changed",
+                game_name(game)
+            ));
+        }
+        if let Some(row) = ended {
+            row_complete(&row, self.line)?;
+            self.done.push(row.key);
+        }
+        self.row = Some(Row {
+            key,
+            duplicate: None,
+            last: game,
+        });
+        Ok(())
+    }
+}
+
+/// A row that ends after `last_line`: with duplicate deals, its last deal
+/// must have its seat-swapped game.
+fn row_complete(row: &Row, last_line: u64) -> Result<(), ReplayError> {
+    if row.duplicate == Some(true) && !row.last.1 {
+        return Err(ReplayError(format!(
+            "the row of {} ends on line {last_line} with {} but without its seat-swapped game: \
+             a line is missing",
+            row.key,
+            game_name(row.last)
+        )));
+    }
+    Ok(())
+}
+
 /// What a record carries besides the plan: the variant's name and the
 /// players' names (match player A, then B).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -249,20 +454,26 @@ fn seat(text: &str) -> Result<Seat, String> {
     }
 }
 
-/// Where two JSON values first differ: the first field of an object that
-/// does not match, with both values.
+/// Where a recorded JSON value first differs from the replayed one.
 fn difference(recorded: &Value, replayed: &Value) -> String {
+    first_difference(recorded, replayed, ["in the record", "on replay"])
+}
+
+/// Where two JSON values first differ: the first field of an object that
+/// does not match, with both values, each with its `place`.
+fn first_difference(one: &Value, other: &Value, place: [&str; 2]) -> String {
     let show = |v: Option<&Value>| v.map_or("missing".to_owned(), Value::to_string);
-    if let (Value::Object(r), Value::Object(p)) = (recorded, replayed)
+    let [here, there] = place;
+    if let (Value::Object(r), Value::Object(p)) = (one, other)
         && let Some(key) = r.keys().chain(p.keys()).find(|k| r.get(*k) != p.get(*k))
     {
         return format!(
-            "`{key}` is {} in the record but {} on replay",
+            "`{key}` is {} {here} but {} {there}",
             show(r.get(key)),
             show(p.get(key))
         );
     }
-    format!("the record has {recorded}, the replay {replayed}")
+    format!("{one} {here}, {other} {there}")
 }
 
 /// Replays one hand of a record from its deck and actions: the hand as the
@@ -309,7 +520,12 @@ fn replay_hand<'r>(
 /// illegal action or a result that differs from the replay, with what and
 /// where (hand and action numbers from 1).
 pub fn replay(line: &str, number: u64) -> Result<Replay, ReplayError> {
-    let record: GameRecord = match serde_json::from_str::<Value>(line) {
+    replay_record(&parse(line)?, number)
+}
+
+/// The record on `line`, in this build's format version.
+fn parse(line: &str) -> Result<GameRecord, ReplayError> {
+    match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(map)) if map.get("ginlab_record") != Some(&Value::from(VERSION)) => {
             let found = map
                 .get("ginlab_record")
@@ -321,7 +537,64 @@ pub fn replay(line: &str, number: u64) -> Result<Replay, ReplayError> {
         Ok(value) => serde_json::from_value(value),
         Err(e) => Err(e),
     }
-    .map_err(|e| ReplayError(format!("not a game record: {e}")))?;
+    .map_err(|e| ReplayError(format!("not a game record: {e}")))
+}
+
+/// The first card where `recorded` differs from `dealt`, as a message.
+fn deck_difference(recorded: &Deck, dealt: &Deck) -> Option<String> {
+    let (r, d) = (recorded.cards(), dealt.cards());
+    (0..r.len()).find(|&i| r[i] != d[i]).map(|i| {
+        format!(
+            "card {} is {} in the record, but the seed deals {} there",
+            i + 1,
+            r[i],
+            d[i]
+        )
+    })
+}
+
+/// Checks the decks and the first dealer against the generator of the
+/// record's (seed, deal): a deck dealt from the seed cannot be edited, even
+/// in cards no one drew. Deck files (`--decks`) have no generator.
+fn check_deal(record: &GameRecord) -> Result<(), ReplayError> {
+    let mut rng = super::deal_rng(record.seed, record.deal);
+    let expected_dealer = match record.mode {
+        Mode::Decks => return Ok(()),
+        Mode::Games => crate::engine::draw_first_dealer(&mut rng),
+        Mode::Hands => super::hand_dealer(record.deal),
+    };
+    let what = format!(
+        "{} of seed {}",
+        game_name((record.deal, record.swapped)),
+        record.seed
+    );
+    if let Some(first) = record.hands.first()
+        && first.dealer != expected_dealer.to_string()
+    {
+        return Err(ReplayError(format!(
+            "hand 1: dealt by {}, but {expected_dealer} deals first in {what}",
+            first.dealer,
+        )));
+    }
+    for (i, hand) in record.hands.iter().enumerate() {
+        let dealt = Deck::shuffled(&mut rng);
+        let recorded: Deck = hand
+            .deck
+            .parse()
+            .map_err(|e| ReplayError(format!("hand {}: the deck: {e}", i + 1)))?;
+        if let Some(difference) = deck_difference(&recorded, &dealt) {
+            return Err(ReplayError(format!(
+                "hand {}: the deck is not the one dealt for {what}: {difference}",
+                i + 1,
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Replays a parsed record (see [`replay`]).
+fn replay_record(record: &GameRecord, number: u64) -> Result<Replay, ReplayError> {
+    check_deal(record)?;
     let fail = |what: String| ReplayError(what);
     let rules =
         protocol::rules_from_table(&record.rules).map_err(|e| fail(format!("the rules: {e}")))?;
