@@ -39,6 +39,9 @@
 //! them see the same deals (common random numbers): differences between rows
 //! are not deal luck. The spec is validated whole before anything runs.
 
+use std::path::Path;
+
+use crate::echo::echo;
 use crate::rules::{PRESETS, Rules, RulesError};
 
 /// How the players are paired.
@@ -162,6 +165,9 @@ pub enum ExperimentError {
         /// What it takes.
         expected: &'static str,
     },
+    /// A text key given as an empty string.
+    #[error("`{0}` is empty: it needs a value (see experiments/README.md)")]
+    Empty(&'static str),
     /// A required key is missing.
     #[error("missing `{0}`")]
     Missing(&'static str),
@@ -183,6 +189,12 @@ pub enum ExperimentError {
         list = PRESETS.join(", ")
     )]
     NoPreset(String),
+    /// No `name`, and the spec's file name gives no folder name.
+    #[error(
+        "the spec has no `name`, and its file name `{}` gives no results folder: the part before .toml must be {FOLDER_NAME}; set `name` or rename the file",
+        echo(.0)
+    )]
+    FileName(String),
     /// A variant's rules are wrong.
     #[error("variant `{name}`: {source}")]
     Variant {
@@ -258,6 +270,17 @@ impl Kind {
     }
 }
 
+/// What a results folder name may be (the `name` key, or the spec file's stem).
+const FOLDER_NAME: &str = "a folder name of letters, digits, - and _";
+
+/// Whether `text` is a results folder name: no path separators, no `..`.
+fn is_folder_name(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c))
+}
+
 fn bad(key: &'static str, expected: &'static str) -> ExperimentError {
     ExperimentError::Bad { key, expected }
 }
@@ -288,14 +311,8 @@ impl Experiment {
         }
         let name = match table.get("name") {
             None => None,
-            Some(toml::Value::String(s))
-                if !s.is_empty()
-                    && s.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) =>
-            {
-                Some(s.clone())
-            }
-            Some(_) => return Err(bad("name", "a folder name of letters, digits, - and _")),
+            Some(toml::Value::String(s)) if is_folder_name(s) => Some(s.clone()),
+            Some(_) => return Err(bad("name", FOLDER_NAME)),
         };
         let seed = match table.get("seed") {
             Some(toml::Value::Integer(n)) if *n >= 0 => *n as u64,
@@ -317,7 +334,10 @@ impl Experiment {
         };
         let text_key = |key: &'static str| -> Result<String, ExperimentError> {
             match table.get(key) {
-                Some(toml::Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+                Some(toml::Value::String(s)) if s.trim().is_empty() => {
+                    Err(ExperimentError::Empty(key))
+                }
+                Some(toml::Value::String(s)) => Ok(s.clone()),
                 Some(toml::Value::Integer(n)) => Ok(n.to_string()),
                 Some(_) => Err(bad(key, "a string")),
                 None => Err(ExperimentError::Missing(key)),
@@ -393,6 +413,27 @@ impl Experiment {
             variants,
             study,
         })
+    }
+
+    /// The results folder's name: `name`, or else the stem of the spec's
+    /// file name, held to the same rule as `name` (a spec called
+    /// `...toml` would otherwise write to `results/..`).
+    ///
+    /// # Errors
+    /// [`ExperimentError::FileName`] when there is no `name` and the file
+    /// name gives no valid folder name.
+    pub fn folder_name(&self, spec: &Path) -> Result<String, ExperimentError> {
+        if let Some(name) = &self.name {
+            return Ok(name.clone());
+        }
+        let stem = spec.file_stem().map(|s| s.to_string_lossy().into_owned());
+        match stem {
+            Some(stem) if is_folder_name(&stem) => Ok(stem),
+            _ => Err(ExperimentError::FileName(spec.file_name().map_or_else(
+                || spec.display().to_string(),
+                |f| f.to_string_lossy().into_owned(),
+            ))),
+        }
     }
 
     /// The pairings as (A, B) indices into `players`.
@@ -486,6 +527,37 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(sweep.study, Study::Sweep { .. }));
+    }
+
+    #[test]
+    fn the_file_name_is_held_to_the_rule_of_name() {
+        let base = "seed = 1\ngames = 5\nplayers = [\"greedy\", \"simple\"]\n";
+        let unnamed = Experiment::from_toml(base).unwrap();
+        let folder = |path: &str| unnamed.folder_name(Path::new(path));
+        assert_eq!(folder("experiments/quick.toml").unwrap(), "quick");
+        assert_eq!(folder("my-run_2").unwrap(), "my-run_2");
+        for path in ["...toml", "x/...toml", "..", "a b.toml", "x/.toml", "/"] {
+            let e = folder(path).unwrap_err().to_string();
+            assert!(e.contains("set `name` or rename the file"), "{path}: {e}");
+        }
+        let named = Experiment::from_toml(&format!("{base}name = \"kept\"")).unwrap();
+        assert_eq!(named.folder_name(Path::new("...toml")).unwrap(), "kept");
+    }
+
+    #[test]
+    fn an_empty_value_is_called_empty() {
+        let sweep = "seed = 1\ngames = 5\nstudy = \"sweep\"\nstrategy = \"greedy\"\nparam = \"knock_at\"\nvs = \"simple\"\n";
+        let e = Experiment::from_toml(&format!("{sweep}values = \"\""))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "`values` is empty: it needs a value (see experiments/README.md)"
+        );
+        let e = Experiment::from_toml(&format!("{sweep}values = true"))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "`values` must be a string");
     }
 
     #[test]

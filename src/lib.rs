@@ -27,8 +27,10 @@ pub mod strategy;
 
 pub use engine::{Deck, Seat};
 pub mod botcheck;
+pub mod echo;
 pub mod experiment;
 pub mod protocol;
 pub mod report;
 pub mod sim;
 pub mod stats;
+pub mod suggest;

@@ -8,18 +8,42 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    // On Ctrl-C or SIGTERM: end the external bots (they run in process
-    // groups of their own, which a terminal's Ctrl-C does not reach) and
-    // remove the temporary files of outputs being written (their targets are
-    // untouched; a checkpoint stays, for --resume).
-    let _ = ctrlc::set_handler(|| {
-        ginlab::strategy::end_running_bots();
-        ginlab::report::remove_temporary_files();
-        std::process::exit(130);
-    });
+    on_signals();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),
     }
+}
+
+/// On Ctrl-C, SIGTERM or SIGHUP: end the external bots (they run in process
+/// groups of their own, which a terminal's Ctrl-C does not reach) and remove
+/// the temporary files of outputs being written (their targets are
+/// untouched; a checkpoint stays, for --resume); then exit with 128 plus the
+/// signal's number, as a shell reports a process the signal ended: 130 for
+/// SIGINT, 143 for SIGTERM, 129 for SIGHUP.
+#[cfg(unix)]
+fn on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            interrupted(128 + signal);
+        }
+    });
+}
+
+/// Ctrl-C: exit code 130, as on Unix.
+#[cfg(not(unix))]
+fn on_signals() {
+    let _ = ctrlc::set_handler(|| interrupted(130));
+}
+
+/// Ends the bots, removes temporary files and exits with `code`.
+fn interrupted(code: i32) {
+    ginlab::strategy::end_running_bots();
+    ginlab::report::remove_temporary_files();
+    std::process::exit(code);
 }

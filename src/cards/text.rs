@@ -9,6 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{Card, CardSet, Rank, Suit};
+use crate::echo::echo;
 
 /// What is wrong with one card token.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -21,8 +22,8 @@ pub enum ParseCardError {
     /// The rank part is not a rank.
     #[error(
         "invalid card `{}`: unknown rank `{}`; ranks are A 2 3 4 5 6 7 8 9 T (or 10) J Q K",
-        shown(token),
-        shown(rank)
+        echo(token),
+        echo(rank)
     )]
     UnknownRank {
         /// The whole token.
@@ -33,8 +34,8 @@ pub enum ParseCardError {
     /// The last character is not a suit.
     #[error(
         "invalid card `{}`: unknown suit `{}`; suits are C D H S (or ♣ ♦ ♥ ♠)",
-        shown(token),
-        shown(&suit.to_string())
+        echo(token),
+        echo(&suit.to_string())
     )]
     UnknownSuit {
         /// The whole token.
@@ -42,18 +43,6 @@ pub enum ParseCardError {
         /// Its last character.
         suit: char,
     },
-}
-
-/// `text` for an error message: characters that would not show, or would
-/// act on the terminal (control, format and combining characters such as
-/// the emoji selector in `♠️`), written as escapes like `\u{fe0f}`.
-fn shown(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\'' | '"' | '\\' => c.to_string(),
-            _ => c.escape_debug().to_string(),
-        })
-        .collect()
 }
 
 /// What is wrong with a list of cards.
@@ -226,6 +215,12 @@ mod tests {
         assert!(err.contains("`\\u{1b}[2JAS`"), "{err}");
         let err = "A\u{200b}".parse::<Card>().unwrap_err().to_string();
         assert!(err.contains("unknown suit `\\u{200b}`"), "{err}");
+        // A huge token is cut in the message, with a marker.
+        let err = format!("A{}", "S".repeat(1 << 20))
+            .parse::<Card>()
+            .unwrap_err()
+            .to_string();
+        assert!(err.len() < 400 && err.contains("more characters)"), "{err}");
         let err = "AS 2S as".parse::<CardSet>().unwrap_err();
         assert_eq!(err, ParseCardsError::Duplicate("AS".parse().unwrap()));
         assert!(err.to_string().contains("AS"));

@@ -11,34 +11,34 @@ use ginlab::report::{Manifest, VariantRules};
 use ginlab::sim::{Labels, Plan, Tallies, Work};
 use ginlab::stats::{Sprt, SprtDecision, Z95, elo_interval, wilson};
 
+use super::input::DECKS_FILE;
 use super::job::{self, Recorder, Row, Shard};
 use super::rules::RulesArgs;
-use super::strategies::resolve;
+use super::strategies::{resolve, strategy_help};
 use super::{Failure, progress, write_stdout};
 
 #[derive(Debug, Args)]
+#[command(group(super::amount_group()))]
 pub struct MatchArgs {
-    /// Strategy of player A: a built-in kind (random, simple, greedy, tracker), inline
-    /// `kind:key=value,...` such as `greedy:knock_at=7`, a profile name from
-    /// strategies/ (`greedy-k7`), or a profile file.
+    #[arg(help = strategy_help("Strategy of player A"))]
     a: String,
-    /// Strategy of seat B, as for A.
+    #[arg(help = strategy_help("Strategy of player B"))]
     b: String,
     /// Play this many independent hands (dealers alternate, scores 0–0). With
     /// duplicate deals an odd count is rounded up: every deal is played twice.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["games", "decks"], required_unless_present_any = ["games", "decks"])]
+    #[arg(long, value_parser = super::count, allow_negative_numbers = true, group = "amount")]
     hands: Option<u64>,
     /// Play this many whole games to the target (rounded up to even with
     /// duplicate deals, as for --hands).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "decks")]
+    #[arg(long, value_parser = super::count, allow_negative_numbers = true, group = "amount")]
     games: Option<u64>,
     /// Play one hand per deck order in FILE: one line each, 52 cards top first
     /// (blank lines and `#` lines skipped).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", group = "amount")]
     decks: Option<PathBuf>,
-    /// With --decks: who deals every hand (a or b).
-    #[arg(long, default_value = "b", value_parser = ["a", "b"])]
-    dealer: String,
+    /// With --decks: who deals every hand (a or b; default b).
+    #[arg(long, value_parser = ["a", "b"])]
+    dealer: Option<String>,
     /// Master seed; every deck and random choice derives from it (default:
     /// from the clock, printed so the run can be repeated).
     #[arg(long)]
@@ -82,9 +82,8 @@ pub struct MatchArgs {
     rules: RulesArgs,
 }
 
-fn read_decks(path: &PathBuf) -> Result<Vec<Deck>, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::input(format!("reading decks file {}: {e}", path.display())))?;
+fn read_decks(path: &Path) -> Result<Vec<Deck>, Failure> {
+    let text = DECKS_FILE.read_file(path)?;
     let mut decks = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -112,6 +111,13 @@ fn percent(k: u64, n: u64) -> String {
 }
 
 pub fn run(args: MatchArgs) -> Result<(), Failure> {
+    // Checked here: clap's `requires` does not fire for a member of the
+    // `amount` group.
+    if args.dealer.is_some() && args.decks.is_none() {
+        return Err(Failure::input(
+            "--dealer goes with --decks only: hands dealt from the seed alternate dealers by deal",
+        ));
+    }
     let rules = args.rules.resolve()?;
     let (a, b) = (resolve(&args.a, "A")?, resolve(&args.b, "B")?);
     let names = [a.name, b.name];
@@ -121,7 +127,11 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         (_, Some(n), _) => Work::Games(n),
         (_, _, Some(path)) => Work::Decks {
             decks: read_decks(path)?,
-            dealer: if args.dealer == "a" { Seat::A } else { Seat::B },
+            dealer: if args.dealer.as_deref() == Some("a") {
+                Seat::A
+            } else {
+                Seat::B
+            },
         },
         _ => unreachable!("clap requires one of --hands, --games, --decks"),
     };

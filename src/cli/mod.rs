@@ -3,6 +3,7 @@
 
 mod check_bot;
 mod head_to_head;
+mod input;
 mod job;
 mod play;
 mod progress;
@@ -15,7 +16,7 @@ mod strategies;
 mod study;
 
 use std::fmt::Display;
-use std::io::{self, Read, Write as _};
+use std::io::{self, Write as _};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -43,6 +44,11 @@ enum Command {
     /// Vary one strategy parameter over a grid against a fixed opponent, per variant.
     Sweep(study::SweepArgs),
     /// One strategy in both seats across rule variants: how balanced each variant is.
+    #[command(
+        mut_arg("hands", |a| a.help("Hands per variant")),
+        mut_arg("games", |a| a.help("Whole games per variant")),
+        mut_arg("no_duplicate", |a| a.hide(true)),
+    )]
     Balance(study::BalanceArgs),
     /// Play a game to the target against a strategy, in the terminal.
     ///
@@ -116,6 +122,22 @@ impl Failure {
     }
 }
 
+/// `--hands N`, `--games N`: a positive whole number. Negative numbers
+/// reach this parser too (`allow_negative_numbers`), so `--hands -5` gets
+/// this message rather than clap's tip to write `-- -5`.
+fn count(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("must be a positive whole number, e.g. 1000".to_owned()),
+    }
+}
+
+/// The group of the flags that say how much to play: exactly one is
+/// required, and a missing one is reported as "one of them".
+fn amount_group() -> clap::ArgGroup {
+    clap::ArgGroup::new("amount").required(true).multiple(false)
+}
+
 /// The most worker threads `--threads` may ask for.
 const MAX_THREADS: usize = 1024;
 
@@ -143,15 +165,6 @@ impl From<csv::Error> for Failure {
     fn from(error: csv::Error) -> Failure {
         Failure::Run(error.into())
     }
-}
-
-/// Reads all of stdin as UTF-8 text.
-fn read_stdin() -> Result<String, Failure> {
-    let mut text = String::new();
-    io::stdin()
-        .read_to_string(&mut text)
-        .map_err(|e| Failure::input(format!("reading standard input: {e}")))?;
-    Ok(text)
 }
 
 /// Writes `bytes` to stdout in one go, so a run that fails early writes nothing.

@@ -3,13 +3,14 @@
 //! game's omniscient transcript.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufReader, Write};
 use std::path::PathBuf;
 
 use clap::Args;
 use ginlab::sim;
 
 use super::Failure;
+use super::input::RECORD_LINE;
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
@@ -34,20 +35,29 @@ pub fn run(args: ReplayArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::input(format!("reading record file {path}: {e}")))?;
     let mut out = io::stdout().lock();
     let (mut lines, mut games, mut hands) = (0u64, 0u64, 0u64);
-    for line in BufReader::new(file).split(b'\n') {
-        let line = line.map_err(|e| Failure::input(format!("reading record file {path}: {e}")))?;
+    let mut reader = BufReader::new(file);
+    let mut line = Vec::new();
+    let source = format!("record file {path}");
+    let mut sequence = sim::RecordCheck::new();
+    while RECORD_LINE.read_line(&mut reader, &mut line, &source, lines + 1)? {
         lines += 1;
         if args.game.is_some_and(|n| n != lines) {
             continue;
         }
         let at = |what: String| Failure::input(format!("{path} line {lines}: {what}"));
-        let text = String::from_utf8(line).map_err(|_| at("not UTF-8 text".into()))?;
+        let text = std::str::from_utf8(&line).map_err(|_| at("not UTF-8 text".into()))?;
         if text.trim().is_empty() {
             return Err(at(
                 "an empty line; every line of a record file is one game".into()
             ));
         }
-        let replay = sim::replay(&text, lines).map_err(|e| at(e.to_string()))?;
+        // One game alone is checked by itself; the whole file also line
+        // against line (order, labels, rules).
+        let replay = match args.game {
+            Some(_) => sim::replay(text, lines),
+            None => sequence.replay(text, lines),
+        }
+        .map_err(|e| at(e.to_string()))?;
         games += 1;
         hands += replay.hands as u64;
         if !args.check {
@@ -56,6 +66,11 @@ pub fn run(args: ReplayArgs) -> Result<(), Failure> {
         if args.game.is_some() {
             break;
         }
+    }
+    if args.game.is_none() {
+        sequence
+            .finish()
+            .map_err(|e| Failure::input(format!("{path}: {e}")))?;
     }
     match args.game {
         _ if lines == 0 => {

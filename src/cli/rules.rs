@@ -4,8 +4,11 @@
 use std::path::Path;
 
 use clap::Args;
+use ginlab::echo::echo;
 use ginlab::rules::{PRESETS, Rules};
+use ginlab::suggest::did_you_mean;
 
+use super::input::RULES_FILE;
 use super::{Failure, write_stdout};
 
 /// The rules flags every playing or scoring command takes.
@@ -25,11 +28,11 @@ impl RulesArgs {
     /// The rules these flags name, validated.
     pub fn resolve(&self) -> Result<Rules, Failure> {
         let mut rules = load(&self.rules)?;
-        for assignment in &self.overrides {
-            rules
-                .set_from_text(assignment)
-                .map_err(|e| Failure::input(format!("--rule {assignment}: {e}")))?;
-        }
+        rules
+            .set_all_from_text(&self.overrides)
+            .map_err(|(assignment, e)| {
+                Failure::input(format!("--rule {}: {e}", echo(assignment)))
+            })?;
         rules
             .validate()
             .map_err(|e| Failure::input(format!("rules: {e}")))?;
@@ -45,11 +48,12 @@ fn load(name: &str) -> Result<Rules, Failure> {
     let path = Path::new(name);
     if !path.exists() {
         return Err(Failure::input(format!(
-            "--rules {name}: not a preset (standard, hoyle, oklahoma, eaai) and no such file"
+            "--rules {}: not a preset (standard, hoyle, oklahoma, eaai) and no such file{}",
+            echo(name),
+            did_you_mean(name, PRESETS)
         )));
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::input(format!("reading rules file {}: {e}", path.display())))?;
+    let text = RULES_FILE.read_file(path)?;
     Rules::from_toml(&text)
         .map_err(|e| Failure::input(format!("rules file {}: {e}", path.display())))
 }
@@ -63,6 +67,10 @@ pub struct PrintRulesArgs {
     /// Override one knob before printing (repeatable).
     #[arg(long = "rule", value_name = "KNOB=VALUE")]
     overrides: Vec<String>,
+    /// Explain every knob: its value here, what it does, what it takes and
+    /// its standard value (docs/RULES.md has the rules in full).
+    #[arg(long)]
+    explain: bool,
 }
 
 pub fn run(args: PrintRulesArgs) -> Result<(), Failure> {
@@ -71,5 +79,10 @@ pub fn run(args: PrintRulesArgs) -> Result<(), Failure> {
         overrides: args.overrides,
     }
     .resolve()?;
-    write_stdout(rules.to_toml().as_bytes())
+    let text = if args.explain {
+        rules.explain()
+    } else {
+        rules.to_toml()
+    };
+    write_stdout(text.as_bytes())
 }

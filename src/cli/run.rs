@@ -10,6 +10,7 @@ use ginlab::experiment::{Amount, Experiment, Study};
 use ginlab::report::{Manifest, SummaryRow, VariantRules};
 use ginlab::sim::{Plan, Work};
 
+use super::input::SPEC_FILE;
 use super::job::{self, Row, Shard};
 use super::strategies::{Named, resolve};
 use super::study::{StudyConfig, run_balance, run_sweep};
@@ -57,27 +58,18 @@ impl RunArgs {
 }
 
 pub fn run(args: RunArgs) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(&args.spec)
-        .map_err(|e| Failure::input(format!("reading experiment {}: {e}", args.spec.display())))?;
+    let text = SPEC_FILE.read_file(&args.spec)?;
     let experiment = Experiment::from_toml(&text)
         .map_err(|e| Failure::input(format!("experiment {}: {e}", args.spec.display())))?;
     if experiment.study != Study::Match {
         return run_study(&args, experiment, text);
     }
+    let dir = results_dir(&args, &experiment)?;
     let players: Vec<Named> = experiment
         .players
         .iter()
         .map(|p| resolve(p, p))
         .collect::<Result<_, _>>()?;
-    let name = experiment.name.clone().unwrap_or_else(|| {
-        args.spec
-            .file_stem()
-            .map_or("experiment".into(), |s| s.to_string_lossy().into_owned())
-    });
-    let dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("results").join(&name));
     if dir.exists() && !dir.is_dir() {
         return Err(Failure::input(format!(
             "{}: exists and is not a directory",
@@ -219,13 +211,21 @@ pub fn merge(args: MergeArgs) -> Result<(), Failure> {
     write_stdout(table(&summary, start.elapsed().as_secs_f64(), &args.out).as_bytes())
 }
 
+/// Where the run writes: `--out`, or `results/NAME` with the spec's
+/// validated folder name.
+fn results_dir(args: &RunArgs, experiment: &Experiment) -> Result<PathBuf, Failure> {
+    match &args.out {
+        Some(dir) => Ok(dir.clone()),
+        None => experiment
+            .folder_name(&args.spec)
+            .map(|name| Path::new("results").join(name))
+            .map_err(|e| Failure::input(format!("experiment {}: {e}", args.spec.display()))),
+    }
+}
+
 /// An experiment that is a sweep or a balance study.
 fn run_study(args: &RunArgs, experiment: Experiment, text: String) -> Result<(), Failure> {
-    let name = experiment.name.clone().unwrap_or_else(|| {
-        args.spec
-            .file_stem()
-            .map_or("experiment".into(), |s| s.to_string_lossy().into_owned())
-    });
+    let out = results_dir(args, &experiment)?;
     let config = StudyConfig {
         variants: experiment.variants,
         work: match experiment.amount {
@@ -234,11 +234,7 @@ fn run_study(args: &RunArgs, experiment: Experiment, text: String) -> Result<(),
         },
         seed: experiment.seed,
         duplicate: experiment.duplicate,
-        out: Some(
-            args.out
-                .clone()
-                .unwrap_or_else(|| Path::new("results").join(name)),
-        ),
+        out: Some(out),
         threads: args.threads,
         shard: args.shard.unwrap_or(Shard::ALL),
         resume: args.resume,

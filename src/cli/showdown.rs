@@ -8,8 +8,9 @@ use ginlab::engine::{HandScore, Side, score_showdown};
 use ginlab::meld::{self, HandSpec, Showdown};
 use ginlab::{Card, CardSet, Rules};
 
+use super::input::BATCH;
 use super::rules::RulesArgs;
-use super::{Failure, read_stdin, write_stdout};
+use super::{Failure, write_stdout};
 
 #[derive(Debug, Args)]
 pub struct ShowdownArgs {
@@ -144,7 +145,7 @@ pub fn run(args: ShowdownArgs) -> Result<(), Failure> {
 }
 
 fn batch(table: &Table) -> Result<(), Failure> {
-    let input = read_stdin()?;
+    let input = BATCH.read_stdin()?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)

@@ -6,7 +6,8 @@ use clap::Args;
 use ginlab::CardSet;
 use ginlab::meld::{self, Arrangement};
 
-use super::{Failure, read_stdin, write_stdout};
+use super::input::{BATCH, at_line};
+use super::{Failure, write_stdout};
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -49,15 +50,18 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
     let hand = parse_hand(&args.cards.join(" ")).map_err(Failure::input)?;
     let best = meld::best_arrangement(hand);
     let mut out = String::new();
-    writeln!(out, "hand      {hand} ({} cards)", hand.len()).unwrap();
-    writeln!(out, "melds     {}", melds_text(&best)).unwrap();
-    writeln!(
-        out,
-        "deadwood  {} ({})",
-        best.deadwood(),
-        best.deadwood_cards()
-    )
-    .unwrap();
+    let count = hand.len();
+    let noun = if count == 1 { "card" } else { "cards" };
+    writeln!(out, "hand      {hand} ({count} {noun})").unwrap();
+    let melds = melds_text(&best);
+    let melds = if melds.is_empty() { "none" } else { &melds };
+    writeln!(out, "melds     {melds}").unwrap();
+    let deadwood_cards = best.deadwood_cards();
+    if deadwood_cards.is_empty() {
+        writeln!(out, "deadwood  0").unwrap();
+    } else {
+        writeln!(out, "deadwood  {} ({deadwood_cards})", best.deadwood()).unwrap();
+    }
     if hand.len() == MAX_CARDS {
         let discard = meld::best_discard(hand).expect("11 cards");
         let rest = meld::best_arrangement(hand.without(discard.card));
@@ -75,7 +79,7 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
 }
 
 fn batch() -> Result<(), Failure> {
-    let input = read_stdin()?;
+    let input = BATCH.read_stdin()?;
     let mut hands = Vec::new();
     for (number, line) in input.lines().enumerate() {
         let line = line.trim();
@@ -83,7 +87,7 @@ fn batch() -> Result<(), Failure> {
             continue;
         }
         let hand = parse_hand(line)
-            .map_err(|e| Failure::input(format!("line {}: `{line}`: {e}", number + 1)))?;
+            .map_err(|e| Failure::input(format!("{}: {e}", at_line(number + 1, line))))?;
         hands.push(hand);
     }
     let with_discard = hands.iter().any(|h| h.len() == MAX_CARDS);

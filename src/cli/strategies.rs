@@ -4,9 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
-use ginlab::strategy::{Profile, ProfileError};
+use ginlab::echo::echo;
+use ginlab::strategy::{KINDS, Profile, ProfileError};
+use ginlab::suggest::did_you_mean;
 
 use super::Failure;
+use super::input::PROFILE_FILE;
 
 /// The folder of named profiles, relative to the working directory.
 const PROFILE_DIR: &str = "strategies";
@@ -19,8 +22,7 @@ pub struct Named {
 }
 
 fn load(path: &Path) -> Result<Named, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::input(format!("reading profile {}: {e}", path.display())))?;
+    let text = PROFILE_FILE.read_file(path)?;
     let (profile, name) = Profile::from_toml(&text)
         .map_err(|e| Failure::input(format!("profile {}: {e}", path.display())))?;
     let stem = path
@@ -80,14 +82,41 @@ fn resolve_profile(spec: &str, who: &str) -> Result<Named, Failure> {
     if path.is_file() {
         return load(path);
     }
+    let shown = echo(spec);
+    // Written as a path: a profile file, which is missing.
+    if spec.contains(['/', '\\']) || spec.ends_with(".toml") {
+        let what = if path.exists() {
+            "is not a file"
+        } else {
+            "is missing (no such file)"
+        };
+        return Err(Failure::input(format!(
+            "strategy {who}: the profile file `{shown}` {what}"
+        )));
+    }
     let list = available();
     let profiles = if list.is_empty() {
         "none found in ./strategies".to_owned()
     } else {
         list.join(", ")
     };
+    let names = KINDS.into_iter().chain(list.iter().map(String::as_str));
     Err(Failure::input(format!(
-        "strategy {who}: `{spec}` is not a built-in kind (random, simple, greedy, tracker, mc), an inline profile \
-         (kind:key=value,...), an external bot (exec:COMMAND), a profile in strategies/ ({profiles}), or a profile file"
+        "strategy {who}: `{shown}` is not a built-in kind ({kinds}), an inline profile \
+         (kind:key=value,...), an external bot (exec:COMMAND), a profile in strategies/ ({profiles}), \
+         or a profile file{hint}",
+        kinds = KINDS.join(", "),
+        hint = did_you_mean(spec, names),
     )))
+}
+
+/// The help text of a strategy argument (`role`: what it is for), listing
+/// the kinds from [`KINDS`] so that it cannot fall behind them.
+pub fn strategy_help(role: &str) -> String {
+    format!(
+        "{role}: a built-in kind ({}), inline `kind:key=value,...` such as `greedy:knock_at=7`, \
+         a profile name from strategies/ (`greedy-k7`), a profile file, or an external \
+         bot `exec:COMMAND` (docs/PROTOCOL.md)",
+        KINDS.join(", ")
+    )
 }

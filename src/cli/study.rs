@@ -16,11 +16,12 @@ use serde::Serialize;
 
 use super::job::{self, Row, Shard};
 use super::rules::RulesArgs;
-use super::strategies::resolve;
+use super::strategies::{resolve, strategy_help};
 use super::{Failure, write_stdout};
 
 /// Flags shared by the studies.
 #[derive(Debug, Args)]
+#[command(group(super::amount_group()))]
 pub struct StudyArgs {
     /// Rule variants to run, each a preset or a rules file (repeatable;
     /// default standard). Every --rule override applies to all of them.
@@ -30,10 +31,10 @@ pub struct StudyArgs {
     #[arg(long = "rule", value_name = "KNOB=VALUE")]
     overrides: Vec<String>,
     /// Hands per grid point and variant.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "games", required_unless_present = "games")]
+    #[arg(long, value_parser = super::count, allow_negative_numbers = true, group = "amount")]
     hands: Option<u64>,
     /// Whole games per grid point and variant.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = super::count, allow_negative_numbers = true, group = "amount")]
     games: Option<u64>,
     /// Master seed (default 1; every row uses it, so rows share their deals).
     #[arg(long, default_value_t = 1)]
@@ -202,7 +203,7 @@ fn score(t: &Tallies) -> (f64, f64, f64) {
 
 #[derive(Debug, Args)]
 pub struct SweepArgs {
-    /// The strategy to vary (a kind, inline profile, profile name or file).
+    #[arg(help = strategy_help("The strategy to vary"))]
     strategy: String,
     /// The parameter to vary, e.g. knock_at.
     #[arg(long)]
@@ -210,8 +211,7 @@ pub struct SweepArgs {
     /// The values: `A..=B` (integers) or a comma list.
     #[arg(long)]
     values: String,
-    /// The fixed opponent.
-    #[arg(long)]
+    #[arg(long, value_name = "STRATEGY", help = strategy_help("The fixed opponent"))]
     vs: String,
     #[command(flatten)]
     study: StudyArgs,
@@ -426,9 +426,9 @@ pub fn run_sweep(
 
 #[derive(Debug, Args)]
 pub struct BalanceArgs {
-    /// The strategy in both seats (a kind, inline profile, profile name or
-    /// file). Every deal is played once (a seat-swapped replay would repeat
-    /// the hand), so --no-duplicate changes nothing here.
+    // Every deal is played once (a seat-swapped replay would repeat the
+    // hand), so --no-duplicate is refused here (see `balance`).
+    #[arg(help = strategy_help("The strategy in both seats"))]
     strategy: String,
     #[command(flatten)]
     study: StudyArgs,
@@ -465,6 +465,12 @@ struct BalanceRow {
 }
 
 pub fn balance(args: BalanceArgs) -> Result<(), Failure> {
+    if args.study.no_duplicate {
+        return Err(Failure::input(
+            "--no-duplicate: a balance study plays every deal once already (one strategy in \
+             both seats, so a seat-swapped replay would repeat the hand)",
+        ));
+    }
     let config = args.study.config()?;
     run_balance(&config, &args.strategy)
 }

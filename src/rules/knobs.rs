@@ -13,8 +13,11 @@ use super::{Deal, KnockLimit, NextDealer, Rules, RulesError, Shutout};
 /// A knob: its name in RULES.md and what values it takes.
 #[derive(Clone, Copy, Debug)]
 pub struct Knob {
-    /// The name, spelled as in RULES.md.
+    /// The name, spelled as in docs/RULES.md.
     pub name: &'static str,
+    /// What the knob does, for `ginlab rules --explain` (docs/RULES.md says
+    /// the same in more words; a test holds the two to the same knobs).
+    pub about: &'static str,
     /// The allowed values, for error messages and `ginlab rules`.
     pub allowed: &'static str,
 }
@@ -23,66 +26,82 @@ pub struct Knob {
 pub const KNOBS: &[Knob] = &[
     Knob {
         name: "knock_limit",
+        about: "The most deadwood a player may knock with; 0 means only gin ends a hand (Straight Gin), \"upcard\" means the value of the hand's upcard (Oklahoma; an ace is 1, a face card 10).",
         allowed: "an integer 0 to 10, or \"upcard\"",
     },
     Knob {
         name: "ace_upcard_gin_only",
+        about: "When the upcard is an ace, only gin may end the hand (Oklahoma).",
         allowed: "true or false",
     },
     Knob {
         name: "spade_upcard_doubles",
+        about: "When the upcard is a spade, the whole hand score is doubled, bonuses included (Oklahoma).",
         allowed: "true or false",
     },
     Knob {
         name: "gin_bonus",
+        about: "Points a player earns for going gin, on top of the opponent's deadwood.",
         allowed: "an integer 0 to 1000",
     },
     Knob {
         name: "undercut_bonus",
+        about: "Points the defender earns for an undercut (deadwood lower than the knocker's, or equal when undercut_on_tie is on), on top of the difference.",
         allowed: "an integer 0 to 1000",
     },
     Knob {
         name: "undercut_on_tie",
+        about: "Whether equal deadwood after lay-offs is an undercut; when off, a tie scores nothing for either player.",
         allowed: "true or false",
     },
     Knob {
         name: "big_gin_bonus",
+        about: "Points for big gin (all 11 cards melded after drawing, which ends the hand at once), or \"off\" when big gin is not played.",
         allowed: "an integer 0 to 1000, or \"off\"",
     },
     Knob {
         name: "box_bonus",
+        about: "Points each player receives at the end of the game for every hand it won (a box, or line); they do not count toward the target.",
         allowed: "an integer 0 to 1000",
     },
     Knob {
         name: "game_target",
+        about: "The cumulative hand score that ends the game.",
         allowed: "an integer 1 to 10000",
     },
     Knob {
         name: "game_bonus",
+        about: "Points the winner of the game receives.",
         allowed: "an integer 0 to 1000",
     },
     Knob {
         name: "shutout",
+        about: "What happens when the loser of the game scored no hand points: the game bonus is doubled, the winner's whole score is doubled, the winner's hand points are doubled before box bonuses, or nothing.",
         allowed: "\"double_game_bonus\", \"double_total\", \"double_hands\" or \"none\"",
     },
     Knob {
         name: "next_dealer",
+        about: "Who deals the next hand: the loser of the previous hand, its winner, or the players in turn. A void hand is dealt again by the same dealer.",
         allowed: "\"loser\", \"winner\" or \"alternate\"",
     },
     Knob {
         name: "last_discard_action",
+        about: "When the stock is down to its last two cards, the player who did not discard may still take that discard, but only to knock or go gin with it.",
         allowed: "true or false",
     },
     Knob {
         name: "deal",
+        about: "How a hand starts: ten cards each and an upcard offered first to the non-dealer, then to the dealer; or eleven cards to the non-dealer, ten to the dealer and no upcard (the non-dealer's first turn is a discard or a knock).",
         allowed: "\"upcard_offer\" or \"eleven_cards\"",
     },
     Knob {
         name: "max_turns",
+        about: "Turns (both players counted) after which the hand is void and dealt again; the stock running down to two cards voids it too.",
         allowed: "an integer 1 to 10000",
     },
     Knob {
         name: "oklahoma_boxes",
+        about: "Oklahoma's extra boxes: one more box for an undercut, two more for gin, doubled when spade_upcard_doubles doubles the hand.",
         allowed: "true or false",
     },
 ];
@@ -235,6 +254,29 @@ impl Rules {
         self.set(name, &value)
     }
 
+    /// Applies command-line assignments `knob=value` in order (see
+    /// [`Rules::set_from_text`]), refusing a knob given twice: the second
+    /// value would silently win, as nowhere else in ginlab.
+    ///
+    /// # Errors
+    /// The assignment that fails, and why.
+    pub fn set_all_from_text<'a>(
+        &mut self,
+        assignments: &'a [String],
+    ) -> Result<(), (&'a str, RulesError)> {
+        let mut given: Vec<&str> = Vec::new();
+        for assignment in assignments {
+            self.set_from_text(assignment)
+                .map_err(|e| (assignment.as_str(), e))?;
+            let name = assignment.split_once('=').map_or("", |(n, _)| n.trim());
+            if given.contains(&name) {
+                return Err((assignment, RulesError::GivenTwice(name.to_owned())));
+            }
+            given.push(name);
+        }
+        Ok(())
+    }
+
     /// Rules from TOML text: an optional `preset = "NAME"` (default
     /// `standard`) and any knobs to override, then validated.
     ///
@@ -278,6 +320,54 @@ impl Rules {
     }
 }
 
+/// `text` wrapped at `width` columns, each line after `indent`.
+fn wrapped(text: &str, indent: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty()
+            && indent.len() + line.chars().count() + 1 + word.chars().count() > width
+        {
+            writeln!(out, "{indent}{line}").unwrap();
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        writeln!(out, "{indent}{line}").unwrap();
+    }
+    out
+}
+
+impl Rules {
+    /// Every knob with its value in these rules, what it does, what it
+    /// takes and its `standard` value, from [`KNOBS`] (`ginlab rules
+    /// --explain`).
+    #[must_use]
+    pub fn explain(&self) -> String {
+        let standard = Rules::standard();
+        let mut out = String::new();
+        for (i, k) in KNOBS.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            let value = self.get(k.name).expect("every knob has a value");
+            let default = standard.get(k.name).expect("every knob has a value");
+            writeln!(out, "{} = {value}", k.name).unwrap();
+            out.push_str(&wrapped(k.about, "    ", 78));
+            out.push_str(&wrapped(
+                &format!("Takes {}; standard: {default}.", k.allowed),
+                "    ",
+                78,
+            ));
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,6 +388,83 @@ mod tests {
         assert_eq!(rules.knock_limit, KnockLimit::Upcard);
         assert_eq!((rules.gin_bonus, rules.big_gin_bonus), (30, Some(50)));
         assert_eq!(Rules::from_toml("").unwrap(), Rules::standard());
+    }
+
+    #[test]
+    fn explain_gives_every_knob_its_meaning() {
+        let text = Rules::oklahoma().explain();
+        for k in KNOBS {
+            assert!(text.contains(&format!("\n{} = ", k.name)) || text.starts_with(k.name));
+            let first_word = k.about.split_whitespace().next().unwrap();
+            assert!(text.contains(first_word), "{}", k.name);
+        }
+        assert!(
+            text.starts_with("knock_limit = \"upcard\"\n    The most deadwood"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Takes an integer 0 to 10, or \"upcard\"; standard: 10."),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 78), "{text}");
+    }
+
+    /// The rows of the table under `heading` in docs/RULES.md: cells
+    /// without backquotes, one row per knob.
+    fn doc_table(heading: &str) -> Vec<Vec<String>> {
+        let doc = include_str!("../../docs/RULES.md");
+        let section = doc
+            .split("\n## ")
+            .find(|s| s.starts_with(heading))
+            .unwrap_or_else(|| panic!("docs/RULES.md has no section {heading}"));
+        section
+            .lines()
+            .filter(|l| l.starts_with("| `"))
+            .map(|l| {
+                l.trim_matches('|')
+                    .split(" | ")
+                    .map(|c| c.trim().trim_matches('`').to_owned())
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// docs/RULES.md describes exactly the knobs of [`KNOBS`], in order,
+    /// with the standard value, and its preset table is the presets.
+    #[test]
+    fn the_rules_doc_matches_the_knob_table() {
+        let knobs: Vec<&str> = KNOBS.iter().map(|k| k.name).collect();
+        let rows = doc_table("Every knob");
+        let documented: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(documented, knobs, "docs/RULES.md \"Every knob\"");
+        let standard = Rules::standard();
+        for row in &rows {
+            assert_eq!(
+                row[3],
+                standard.get(&row[0]).unwrap().to_string(),
+                "{}",
+                row[0]
+            );
+        }
+        let presets = doc_table("The presets");
+        for row in &presets {
+            for (column, name) in PRESETS.into_iter().enumerate() {
+                let value = Rules::preset(name).unwrap().get(&row[0]).unwrap();
+                assert_eq!(row[column + 1], value.to_string(), "{name}: {}", row[0]);
+            }
+        }
+        // The table leaves out only the knobs no preset changes.
+        for k in KNOBS {
+            let listed = presets.iter().any(|r| r[0] == k.name);
+            let varies = PRESETS
+                .iter()
+                .any(|p| Rules::preset(p).unwrap().get(k.name) != standard.get(k.name));
+            assert!(
+                listed || !varies,
+                "{} varies but is not in the preset table",
+                k.name
+            );
+        }
     }
 
     #[test]
@@ -344,16 +511,26 @@ mod tests {
             Err(RulesError::Assignment(_))
         ));
         // Found by tests/fuzz.rs: text after the value was read as more
-        // TOML and dropped, so these set gin_bonus to 5.
+        // TOML and dropped, so these set gin_bonus to 5. (The message
+        // shows the line break escaped.)
         for text in ["gin_bonus=5\nx = 1", "gin_bonus=5\n[t]"] {
             let e = r.set_from_text(text).unwrap_err().to_string();
-            let value = &text["gin_bonus=".len()..];
+            let value = &crate::echo::echo(&text["gin_bonus=".len()..]);
             assert!(
                 e.contains(value) && e.contains("it takes an integer 0 to 1000"),
                 "{e}"
             );
         }
         assert_eq!(r.gin_bonus, 20);
+        let twice = ["gin_bonus=5".to_owned(), " gin_bonus = 6".to_owned()];
+        let (at, e) = r.set_all_from_text(&twice).unwrap_err();
+        assert_eq!(at, " gin_bonus = 6");
+        assert_eq!(e, RulesError::GivenTwice("gin_bonus".into()));
+        assert!(e.to_string().contains("`gin_bonus` is given twice"), "{e}");
+        let typo = ["gin_bonus=5".to_owned(), "gin_bonsu=6".to_owned()];
+        let (at, e) = r.set_all_from_text(&typo).unwrap_err();
+        assert_eq!(at, "gin_bonsu=6");
+        assert!(e.to_string().ends_with("did you mean `gin_bonus`?"), "{e}");
         let e = Rules::from_toml("preset = \"oklahoma\"\ndeal = \"eleven_cards\"").unwrap_err();
         assert!(e.to_string().contains("eleven_cards"), "{e}");
     }

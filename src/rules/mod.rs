@@ -8,6 +8,8 @@
 mod knobs;
 
 use crate::cards::{Card, Rank, Suit};
+use crate::echo::echo;
+use crate::suggest::did_you_mean;
 
 pub use knobs::{KNOBS, Knob};
 
@@ -99,13 +101,22 @@ pub const PRESETS: [&str; 4] = ["standard", "hoyle", "oklahoma", "eaai"];
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// No preset has this name.
-    #[error("unknown rules `{0}`: the presets are standard, hoyle, oklahoma, eaai")]
+    #[error(
+        "unknown rules `{}`: the presets are standard, hoyle, oklahoma, eaai{}",
+        echo(.0),
+        did_you_mean(.0, PRESETS)
+    )]
     UnknownPreset(String),
     /// No knob has this name.
-    #[error("unknown knob `{0}`: the knobs are {list}", list = knob_list())]
+    #[error(
+        "unknown knob `{}`: the knobs are {list}{}",
+        echo(.0),
+        did_you_mean(.0, KNOBS.iter().map(|k| k.name)),
+        list = knob_list()
+    )]
     UnknownKnob(String),
     /// A knob got a value it does not take.
-    #[error("bad value {value} for `{knob}`: it takes {allowed}")]
+    #[error("bad value {} for `{knob}`: it takes {allowed}", echo(value))]
     BadValue {
         /// The knob.
         knob: &'static str,
@@ -115,8 +126,14 @@ pub enum RulesError {
         allowed: &'static str,
     },
     /// Command-line text that is not `knob=value`.
-    #[error("`{0}` is not a knob assignment: write knob=value, e.g. gin_bonus=25")]
+    #[error(
+        "`{}` is not a knob assignment: write knob=value, e.g. gin_bonus=25",
+        echo(.0)
+    )]
     Assignment(String),
+    /// A knob assigned twice on the command line.
+    #[error("`{}` is given twice: give each knob once", echo(.0))]
+    GivenTwice(String),
     /// The rules file is not valid TOML.
     #[error("invalid TOML: {0}")]
     Toml(String),
@@ -214,10 +231,25 @@ impl Rules {
     /// # Errors
     /// [`RulesError::Inconsistent`] naming the knobs.
     pub fn validate(&self) -> Result<(), RulesError> {
-        if self.deal == Deal::ElevenCards && self.knock_limit == KnockLimit::Upcard {
-            return Err(RulesError::Inconsistent(
-                "knock_limit = \"upcard\" needs an upcard, but deal = \"eleven_cards\" deals none",
-            ));
+        // The eleven-card deal has no upcard, so a knob about the upcard
+        // would silently do nothing: refused like the knock limit, which
+        // cannot work at all (see docs/RULES.md).
+        if self.deal == Deal::ElevenCards {
+            if self.knock_limit == KnockLimit::Upcard {
+                return Err(RulesError::Inconsistent(
+                    "knock_limit = \"upcard\" needs an upcard, but deal = \"eleven_cards\" deals none",
+                ));
+            }
+            if self.ace_upcard_gin_only {
+                return Err(RulesError::Inconsistent(
+                    "ace_upcard_gin_only = true is about the upcard, but deal = \"eleven_cards\" deals none: set it to false",
+                ));
+            }
+            if self.spade_upcard_doubles {
+                return Err(RulesError::Inconsistent(
+                    "spade_upcard_doubles = true is about the upcard, but deal = \"eleven_cards\" deals none: set it to false",
+                ));
+            }
         }
         Ok(())
     }
@@ -324,6 +356,47 @@ mod tests {
                 .to_string()
                 .contains("standard, hoyle, oklahoma, eaai")
         );
+    }
+
+    #[test]
+    fn upcard_knobs_need_an_upcard() {
+        let eleven = Rules {
+            deal: Deal::ElevenCards,
+            ..Rules::standard()
+        };
+        assert_eq!(eleven.validate(), Ok(()));
+        for (rules, knob) in [
+            (
+                Rules {
+                    ace_upcard_gin_only: true,
+                    ..eleven.clone()
+                },
+                "ace_upcard_gin_only",
+            ),
+            (
+                Rules {
+                    spade_upcard_doubles: true,
+                    ..eleven.clone()
+                },
+                "spade_upcard_doubles",
+            ),
+            (
+                Rules {
+                    knock_limit: KnockLimit::Upcard,
+                    ..eleven.clone()
+                },
+                "knock_limit",
+            ),
+        ] {
+            let e = rules.validate().unwrap_err().to_string();
+            assert!(e.starts_with(knob) && e.contains("eleven_cards"), "{e}");
+        }
+        // Oklahoma's boxes need no upcard (only their doubling does).
+        let boxes = Rules {
+            oklahoma_boxes: true,
+            ..eleven
+        };
+        assert_eq!(boxes.validate(), Ok(()));
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub use knowledge::Knowledge;
 pub use mc::{
     GameOdds, HandPrior, McParams, Model, MonteCarlo, Objective, Rollout, Weighting, World,
 };
-pub use profile::{ParamType, ParamValue, Profile, ProfileError};
+pub use profile::{KINDS, ParamType, ParamValue, Profile, ProfileError};
 pub use random::Random;
 pub use simple::Simple;
 pub use tracker::Tracker;

@@ -8,6 +8,8 @@ use std::sync::Arc;
 
 use super::external::{Bot, BotSpec, split_command};
 use super::{Greedy, McParams, MonteCarlo, Random, Simple, Strategy, Tracker};
+use crate::echo::echo;
+use crate::suggest::did_you_mean;
 
 /// A built-in strategy and its parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,13 +43,18 @@ pub enum Profile {
     External(Arc<Bot>),
 }
 
+/// The built-in kinds, in the order help texts and messages list them.
+pub const KINDS: [&str; 5] = ["random", "simple", "greedy", "tracker", "mc"];
+
 /// What is wrong with a profile text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProfileError {
     /// No built-in kind has this name.
     #[error(
-        "unknown strategy `{0}`: the built-in kinds are random, simple, greedy, tracker, mc, \
-         and exec:COMMAND runs an external bot"
+        "unknown strategy `{}`: the built-in kinds are {}, and exec:COMMAND runs an external bot{}",
+        echo(.0),
+        KINDS.join(", "),
+        did_you_mean(.0, KINDS)
     )]
     UnknownKind(String),
     /// A parameter the kind does not have.
@@ -527,6 +534,19 @@ impl fmt::Display for Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kinds_are_the_built_ins() {
+        for kind in KINDS {
+            assert_eq!(Profile::of_kind(kind).unwrap().to_string(), kind);
+        }
+        let e = "gredy".parse::<Profile>().unwrap_err().to_string();
+        assert!(
+            e.contains("random, simple, greedy, tracker, mc")
+                && e.ends_with("did you mean `greedy`?"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn parse_and_print() {

@@ -147,7 +147,7 @@ pub fn parse(text: &str, view: &PlayerView<'_>) -> Result<Reply, String> {
         let what = if shown.is_empty() {
             why
         } else {
-            format!("`{shown}`: {why}")
+            format!("`{}`: {why}", ginlab::echo::echo(shown))
         };
         format!("{what}. Answer {}; or help, quit.", legal_answers(view))
     })

@@ -28,8 +28,9 @@ use rand_pcg::Pcg64Mcg;
 use self::answer::Reply;
 use self::explain::Names;
 use super::Failure;
+use super::input::ANSWER_LINE;
 use super::rules::RulesArgs;
-use super::strategies::resolve;
+use super::strategies::{resolve, strategy_help};
 
 /// The answers, for `--help` and the `help` answer.
 pub const ANSWERS: &str = "\
@@ -45,10 +46,7 @@ Knocking: after the discard your deadwood must be at most the knock limit; 0 is 
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The opponent: a built-in kind (random, simple, greedy, tracker, mc),
-    /// inline `kind:key=value,...` such as `greedy:knock_at=7`, a profile
-    /// name from strategies/, or a profile file.
-    #[arg(long, value_name = "STRATEGY")]
+    #[arg(long, value_name = "STRATEGY", help = strategy_help("The opponent"))]
     vs: String,
     /// Seed of the deal and of the opponent's random choices: the same seed
     /// and answers replay the same game (default: from the clock, printed).
@@ -80,6 +78,8 @@ struct Table<'r, R, W> {
     /// Repeat each answer after its prompt (the input is not a terminal, so
     /// nothing else shows it).
     echo: bool,
+    /// Lines of input read so far, for messages.
+    lines_read: u64,
 }
 
 pub fn run(args: PlayArgs) -> Result<(), Failure> {
@@ -100,6 +100,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         },
         echo: !stdin.is_terminal(),
         input: stdin.lock(),
+        lines_read: 0,
         out: io::stdout().lock(),
     };
     let overrides: String = args
@@ -267,13 +268,15 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
             write!(self.out, "{} > ", question(view))?;
             self.out.flush()?;
             let mut line = Vec::new();
-            if self.input.read_until(b'\n', &mut line)? == 0 {
+            self.lines_read += 1;
+            let source = "standard input";
+            if !ANSWER_LINE.read_line(&mut self.input, &mut line, source, self.lines_read)? {
                 writeln!(self.out)?;
                 return Ok(Err(Stop::InputEnded));
             }
             let line = String::from_utf8_lossy(&line);
             if self.echo {
-                writeln!(self.out, "{}", line.trim_end())?;
+                writeln!(self.out, "{}", ginlab::echo::echo(line.trim_end()))?;
             }
             match answer::parse(&line, view) {
                 Ok(Reply::Act(action)) => return Ok(Ok(action)),
