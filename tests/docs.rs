@@ -1,0 +1,127 @@
+//! The documentation against the program: every CSV column written is
+//! described in README.md's column tables.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn ginlab() -> Command {
+    Command::cargo_bin("ginlab").unwrap()
+}
+
+/// Every column README.md's tables describe: the backquoted names in the
+/// first cell of each table row, a `_lo`-style shorthand read as the first
+/// name's stem (without `_rate`) plus the suffix.
+fn documented_columns() -> BTreeSet<String> {
+    let readme = include_str!("../README.md");
+    let mut columns = BTreeSet::new();
+    for line in readme.lines().filter(|l| l.starts_with("| `")) {
+        let cell = line.trim_start_matches('|').split('|').next().unwrap();
+        let names: Vec<&str> = cell.split('`').skip(1).step_by(2).map(str::trim).collect();
+        let stem = names[0].strip_suffix("_rate").unwrap_or(names[0]);
+        for name in names {
+            if name.starts_with('_') {
+                columns.insert(format!("{stem}{name}"));
+            } else {
+                columns.insert(name.to_owned());
+            }
+        }
+    }
+    columns
+}
+
+/// The header row of CSV file `path`.
+fn header(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .map(str::to_owned)
+        .collect()
+}
+
+fn run(args: &[&str], dir: &Path) {
+    let output = ginlab()
+        .args(args)
+        .arg("--out")
+        .arg(dir)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn every_csv_column_is_documented() {
+    let base = std::env::temp_dir().join(format!("ginlab-docs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    run(
+        &["match", "greedy", "simple", "--games", "2", "--seed", "1"],
+        &base.join("match"),
+    );
+    run(
+        &["balance", "greedy", "--hands", "4", "--seed", "1"],
+        &base.join("balance"),
+    );
+    run(
+        &[
+            "sweep", "greedy", "--param", "knock_at", "--values", "1,2", "--vs", "simple",
+            "--hands", "4",
+        ],
+        &base.join("sweep"),
+    );
+    let mut headers: Vec<(String, Vec<String>)> = Vec::new();
+    for (folder, file) in [
+        ("match", "summary.csv"),
+        ("match", "distribution.csv"),
+        ("balance", "balance.csv"),
+        ("sweep", "sweep.csv"),
+    ] {
+        headers.push((file.to_owned(), header(&base.join(folder).join(file))));
+    }
+    for (command, input) in [
+        ("solve", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS\n"),
+        (
+            "showdown",
+            "knocker,defender\n\"AS 2S 3S 4H 5H 6H 7D 8D 9D KC\",\"KS QS JS TS 9S 8S 7S 6S 5S 4S\"\n",
+        ),
+    ] {
+        let output = ginlab()
+            .args([command, "--batch"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let text = String::from_utf8(output.stdout).unwrap();
+        let columns = text
+            .lines()
+            .next()
+            .unwrap()
+            .split(',')
+            .map(str::to_owned)
+            .collect();
+        headers.push((format!("{command} --batch"), columns));
+    }
+    let documented = documented_columns();
+    for (file, columns) in headers {
+        let missing: Vec<&String> = columns
+            .iter()
+            .filter(|c| !documented.contains(*c))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "README.md does not describe {file}'s columns {missing:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
