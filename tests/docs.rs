@@ -1,5 +1,9 @@
-//! The documentation against the program: every CSV column written is
-//! described in README.md's column tables.
+//! The documentation against the program: every console example in
+//! README.md and docs/*.md prints what it shows (trycmd), and every CSV
+//! column written is described in README.md's column tables.
+//!
+//! To re-bless the examples after an intended change of output:
+//! `TRYCMD=overwrite cargo test --test docs`, then review `git diff`.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -43,18 +47,59 @@ fn header(path: &Path) -> Vec<String> {
 }
 
 fn run(args: &[&str], dir: &Path) {
-    let output = ginlab()
-        .args(args)
-        .arg("--out")
-        .arg(dir)
-        .arg("-q")
-        .output()
-        .unwrap();
+    succeeds(ginlab().args(args).arg("--out").arg(dir).arg("-q"));
+}
+
+/// Runs `command`, which must succeed; its stdout.
+fn succeeds(command: &mut Command) -> String {
+    let output = command.output().unwrap();
     assert!(
         output.status.success(),
-        "{args:?}: {}",
+        "{command:?}: {}",
         String::from_utf8_lossy(&output.stderr)
     );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The documents with console examples.
+const DOCS: [&str; 2] = ["README.md", "docs/RECORDS.md"];
+
+/// Runs every ```` ```console ```` block of [`DOCS`] (`ginlab` is the
+/// binary under test; `[..]` and `...` elide what changes from run to run,
+/// such as timings). Each document is copied into a scratch folder whose
+/// `NAME.in/` holds the files its examples read (the record `e.jsonl`), so
+/// the examples run there and write nothing into the repository. With
+/// `TRYCMD=overwrite` the blessed copies are written back.
+#[test]
+fn console_examples_print_what_they_show() {
+    let root = std::env::temp_dir().join(format!("ginlab-examples-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for doc in DOCS {
+        let name = Path::new(doc).file_name().unwrap();
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::copy(repo.join(doc), root.join(name)).unwrap();
+        let input = root.join(Path::new(name).with_extension("in"));
+        std::fs::create_dir_all(&input).unwrap();
+        // The record README's and RECORDS.md's replay examples read.
+        succeeds(
+            ginlab()
+                .current_dir(&input)
+                .args(["match", "greedy", "simple", "--hands", "200"])
+                .args(["--seed", "42", "--record", "e.jsonl", "-q"]),
+        );
+    }
+    trycmd::TestCases::new()
+        .register_bin("ginlab", Path::new(env!("CARGO_BIN_EXE_ginlab")))
+        .case(root.join("*.md"))
+        .run();
+    if std::env::var("TRYCMD").is_ok_and(|v| v == "overwrite") {
+        for doc in DOCS {
+            let name = Path::new(doc).file_name().unwrap();
+            std::fs::copy(root.join(name), repo.join(doc)).unwrap();
+        }
+    }
+    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
@@ -92,17 +137,7 @@ fn every_csv_column_is_documented() {
             "knocker,defender\n\"AS 2S 3S 4H 5H 6H 7D 8D 9D KC\",\"KS QS JS TS 9S 8S 7S 6S 5S 4S\"\n",
         ),
     ] {
-        let output = ginlab()
-            .args([command, "--batch"])
-            .write_stdin(input)
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let text = String::from_utf8(output.stdout).unwrap();
+        let text = succeeds(ginlab().args([command, "--batch"]).write_stdin(input));
         let columns = text
             .lines()
             .next()
