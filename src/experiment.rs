@@ -43,6 +43,7 @@ use std::path::Path;
 
 use crate::echo::echo;
 use crate::rules::{PRESETS, Rules, RulesError};
+use crate::sim::Work;
 
 /// How the players are paired.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,15 +54,6 @@ pub enum Pairing {
     RoundRobin,
     /// The first player against each of the others.
     Gauntlet,
-}
-
-/// Hands or games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Amount {
-    /// Independent hands.
-    Hands(u64),
-    /// Whole games.
-    Games(u64),
 }
 
 /// What an experiment plays.
@@ -125,8 +117,8 @@ pub struct Experiment {
     pub name: Option<String>,
     /// The master seed.
     pub seed: u64,
-    /// How much per (variant, pairing).
-    pub amount: Amount,
+    /// How much per (variant, pairing): hands or games.
+    pub amount: Work,
     /// Duplicate deals.
     pub duplicate: bool,
     /// The players as written (resolved by the caller).
@@ -320,8 +312,8 @@ impl Experiment {
             None => return Err(ExperimentError::Missing("seed")),
         };
         let amount = match (table.get("games"), table.get("hands")) {
-            (Some(g), None) => Amount::Games(count(g, "games")?),
-            (None, Some(h)) => Amount::Hands(count(h, "hands")?),
+            (Some(g), None) => Work::Games(count(g, "games")?),
+            (None, Some(h)) => Work::Hands(count(h, "hands")?),
             (Some(_), Some(_)) => {
                 return Err(bad("games", "given alone: games or hands, not both"));
             }
@@ -439,8 +431,15 @@ impl Experiment {
     /// The pairings as (A, B) indices into `players`.
     #[must_use]
     pub fn pairings(&self) -> Vec<(usize, usize)> {
-        let n = self.players.len();
-        match self.pairing {
+        self.pairing.pairs(self.players.len())
+    }
+}
+
+impl Pairing {
+    /// The pairings of `n` players as (A, B) indices.
+    #[must_use]
+    pub fn pairs(self, n: usize) -> Vec<(usize, usize)> {
+        match self {
             Pairing::HeadToHead => vec![(0, 1)],
             Pairing::Gauntlet => (1..n).map(|j| (0, j)).collect(),
             Pairing::RoundRobin => (0..n)
@@ -488,7 +487,7 @@ mod tests {
              [[variant]]\nname = \"hoyle\"\n[[variant]]\nname = \"flat\"\npreset = \"oklahoma\"\nspade_upcard_doubles = false\n",
         )
         .unwrap();
-        assert_eq!(e.amount, Amount::Games(10));
+        assert_eq!(e.amount, Work::Games(10));
         assert!(e.duplicate);
         assert_eq!(e.pairings(), vec![(0, 1), (0, 2), (1, 2)]);
         assert_eq!(e.variants[0], ("hoyle".into(), Rules::hoyle()));

@@ -29,6 +29,7 @@ pub use engine::{Deck, Seat};
 pub mod botcheck;
 pub mod echo;
 pub mod experiment;
+pub mod job;
 pub mod protocol;
 pub mod report;
 pub mod sim;

@@ -1195,12 +1195,12 @@ fn sprt_decides_when_a_loses_or_wins_every_unit() {
         (
             "random",
             "greedy",
-            "LLR -29.90 in [-2.94, 2.94] after 1024 units: H0 accepted",
+            "LLR -29.90 after 1024 units (stops below -2.94 or above 2.94): H0 accepted",
         ),
         (
             "greedy",
             "random",
-            "LLR 29.05 in [-2.94, 2.94] after 1024 units: H1 accepted",
+            "LLR 29.05 after 1024 units (stops below -2.94 or above 2.94): H1 accepted",
         ),
     ] {
         for duplicate in [true, false] {
@@ -1565,4 +1565,199 @@ fn a_balance_study_counts_each_hand_once() {
         &["`duplicate`", "plays every deal once"],
     );
     std::fs::remove_dir_all(&base).unwrap();
+}
+
+// ---- Result folders: what issue 15 found (items 5, 8, 9, 11, 16, 17) ----
+
+fn match_into(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    ginlab()
+        .args([
+            "match", "greedy", "simple", "--hands", "40", "--seed", "3", "-q",
+        ])
+        .arg("--out")
+        .arg(dir)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn rows_that_would_share_a_file_are_refused_before_playing() {
+    let base = out_dir("collide");
+    std::fs::create_dir_all(&base).unwrap();
+    let spec = base.join("twice.toml");
+    std::fs::write(
+        &spec,
+        "seed = 1\nhands = 10\nplayers = [\"greedy\", \"greedy\", \"simple\"]\npairing = \"round_robin\"\n",
+    )
+    .unwrap();
+    let out = base.join("out");
+    rejects(
+        &[
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ],
+        "",
+        &["would both write", "greedy vs simple"],
+    );
+    assert!(!out.join("checkpoint.json").exists());
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn a_record_among_the_result_files_is_refused() {
+    let dir = out_dir("record-in-out");
+    for name in ["summary.csv", "checkpoint.json", "tallies.json"] {
+        let record = dir.join(name);
+        let output = match_into(&dir, &["--record", record.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(2), "{name}");
+        assert!(output.stdout.is_empty());
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("is one of the files the run writes")
+        );
+    }
+    assert!(!dir.join("summary.csv").exists());
+    // Another name in the folder is fine.
+    let output = match_into(
+        &dir,
+        &["--record", dir.join("games.jsonl").to_str().unwrap()],
+    );
+    assert!(output.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_empty_shard_prints_no_elo() {
+    let dir = out_dir("empty-shard");
+    let output = ginlab()
+        .args([
+            "match", "greedy", "simple", "--hands", "2", "--shard", "1/3", "-q", "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("A Elo         none: no hands played"),
+        "{text}"
+    );
+    assert!(!text.contains("3600") && !text.contains("-0.0"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_rerun_that_reproduces_the_files_keeps_the_manifest() {
+    let dir = out_dir("rerun");
+    assert!(match_into(&dir, &["--threads", "1"]).status.success());
+    let manifest = std::fs::read(dir.join("manifest.toml")).unwrap();
+    // Another command line, the same results: nothing changes.
+    assert!(match_into(&dir, &["--threads", "2"]).status.success());
+    assert_eq!(std::fs::read(dir.join("manifest.toml")).unwrap(), manifest);
+    // Other results: the manifest names the new command.
+    let output = ginlab()
+        .args([
+            "match", "greedy", "simple", "--hands", "40", "--seed", "4", "-q", "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = std::fs::read_to_string(dir.join("manifest.toml")).unwrap();
+    assert!(text.contains("seed = 4"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_folder_in_use_is_refused_and_stale_temporaries_are_removed() {
+    let dir = out_dir("locked");
+    std::fs::create_dir_all(&dir).unwrap();
+    let stale = dir.join(".summary.csv.tmp-4000000");
+    std::fs::write(&stale, "half").unwrap();
+    std::fs::write(dir.join(".notes.tmp-1"), "mine").unwrap();
+    let held = std::fs::File::open(&dir).unwrap();
+    held.lock().unwrap();
+    let output = match_into(&dir, &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("in use by another ginlab run"));
+    held.unlock().unwrap();
+    assert!(match_into(&dir, &[]).status.success());
+    assert!(!stale.exists());
+    assert!(dir.join(".notes.tmp-1").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_and_resume_refuse_edited_state() {
+    let base = out_dir("edited");
+    let shards: Vec<_> = (1..=2).map(|k| base.join(format!("s{k}"))).collect();
+    for (k, dir) in shards.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        assert!(match_into(dir, &["--shard", &shard]).status.success());
+    }
+    let path = shards[1].join("tallies.json");
+    let honest = std::fs::read_to_string(&path).unwrap();
+    let edit = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut state: serde_json::Value = serde_json::from_str(&honest).unwrap();
+        f(&mut state);
+        std::fs::write(&path, state.to_string()).unwrap();
+    };
+    let merged = base.join("merged");
+    let merge = |needle: &str| {
+        rejects(
+            &[
+                "merge",
+                shards[0].to_str().unwrap(),
+                shards[1].to_str().unwrap(),
+                "--out",
+                merged.to_str().unwrap(),
+            ],
+            "",
+            &[needle],
+        );
+    };
+    edit(&|s| s["rows"][0]["tallies"]["a_hand_wins"] = 4900.into());
+    merge("the hands won do not add up");
+    edit(&|s| s["rows"][0]["covered"] = serde_json::json!([{"start": 0, "end": 20}]));
+    merge("not its slice");
+    edit(&|s| s["rows"][0]["tallies"]["hands"] = 0.into());
+    merge("edited or damaged");
+    std::fs::write(&path, honest).unwrap();
+    let output = ginlab()
+        .args([
+            "merge",
+            shards[0].to_str().unwrap(),
+            shards[1].to_str().unwrap(),
+            "--out",
+        ])
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn sprt_refuses_shards_with_the_reason() {
+    let dir = out_dir("sprt-shard");
+    rejects(
+        &[
+            "match",
+            "greedy",
+            "simple",
+            "--hands",
+            "100",
+            "--sprt",
+            "elo0=0,elo1=10",
+            "--shard",
+            "1/2",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        "",
+        &["whole sequence of deals"],
+    );
 }

@@ -24,10 +24,11 @@ use std::fmt::Display;
 
 use assert_cmd::Command;
 use ginlab::engine::{Deck, DeckError};
-use ginlab::experiment::{Amount, Experiment, ExperimentError, Pairing, Study};
+use ginlab::experiment::{Experiment, ExperimentError, Pairing, Study};
 use ginlab::meld::{self, HandSpec};
 use ginlab::protocol::{Move, ReplyError, read_hello, read_move, rules_from_table, rules_table};
 use ginlab::rules::{Deal, KNOBS, KnockLimit, NextDealer, PRESETS, RulesError, Shutout};
+use ginlab::sim::Work;
 use ginlab::strategy::{
     Bot, BotSpec, McParams, Objective, Profile, ProfileError, Rollout, Tracker, Weighting,
 };
@@ -1027,7 +1028,7 @@ proptest! {
 struct Spec {
     name: Option<String>,
     seed: i64,
-    amount: Amount,
+    amount: Work,
     duplicate: Option<bool>,
     study: Study,
     players: Vec<String>,
@@ -1046,9 +1047,10 @@ impl Spec {
             lines.push(("name".into(), q(name)));
         }
         lines.push(("seed".into(), self.seed.to_string()));
-        match self.amount {
-            Amount::Games(n) => lines.push(("games".into(), n.to_string())),
-            Amount::Hands(n) => lines.push(("hands".into(), n.to_string())),
+        match &self.amount {
+            Work::Games(n) => lines.push(("games".into(), n.to_string())),
+            Work::Hands(n) => lines.push(("hands".into(), n.to_string())),
+            Work::Decks { .. } => unreachable!("a spec plays hands or games"),
         }
         if let Some(d) = self.duplicate {
             lines.push(("duplicate".into(), d.to_string()));
@@ -1124,8 +1126,8 @@ fn spec() -> impl Strategy<Value = Spec> {
         word.prop_map(|strategy| Study::Balance { strategy }),
     ];
     let amount = prop_oneof![
-        (1i64..=i64::MAX).prop_map(|n| Amount::Games(n as u64)),
-        (1i64..=i64::MAX).prop_map(|n| Amount::Hands(n as u64)),
+        (1i64..=i64::MAX).prop_map(|n| Work::Games(n as u64)),
+        (1i64..=i64::MAX).prop_map(|n| Work::Hands(n as u64)),
     ];
     let knob = (select(KNOBS), 0usize..4).prop_map(|(k, i)| {
         let value = match knob_allowed(k.name) {

@@ -9,7 +9,7 @@
 use std::sync::{Arc, Mutex};
 
 use ginlab::cards::{Card, CardSet};
-use ginlab::experiment::{Amount, Experiment, Study, sweep_values};
+use ginlab::experiment::{Experiment, Study, sweep_values};
 use ginlab::meld;
 use ginlab::report::SummaryRow;
 use ginlab::rules::{PRESETS, Rules};
@@ -195,10 +195,7 @@ type Row = (String, [Side; 2], Plan);
 /// The rows of an experiment; a player named in `objects` is that Python
 /// object.
 fn rows(experiment: &Experiment, objects: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Row>> {
-    let work = match experiment.amount {
-        Amount::Hands(n) => Work::Hands(n),
-        Amount::Games(n) => Work::Games(n),
-    };
+    let work = experiment.amount.clone();
     let plan = |rules: &Rules, a: &Profile, b: &Profile, duplicate: bool| Plan {
         rules: rules.clone(),
         profiles: [a.clone(), b.clone()],
@@ -316,7 +313,7 @@ fn study<'py>(
     py: Python<'py>,
     study: Study,
     rules: Vec<String>,
-    amount: Amount,
+    amount: Work,
     seed: u64,
     duplicate: bool,
     threads: usize,
@@ -334,12 +331,8 @@ fn study<'py>(
     run_rows(py, &rows(&experiment, None)?, threads)
 }
 
-fn amount(games: Option<u64>, hands: Option<u64>) -> PyResult<Amount> {
-    Ok(match work(games, hands)? {
-        Work::Games(n) => Amount::Games(n),
-        Work::Hands(n) => Amount::Hands(n),
-        Work::Decks { .. } => unreachable!("work() gives games or hands"),
-    })
+fn amount(games: Option<u64>, hands: Option<u64>) -> PyResult<Work> {
+    work(games, hands)
 }
 
 /// Sweeps `param` of `strategy` over `values` (a list, or "A..=B") against

@@ -150,7 +150,8 @@ impl Write for AtomicFile {
 
 /// Whether ginlab writes files named `name` into result folders (so one
 /// left from an earlier run into the same folder is stale).
-fn is_result_file(name: &str) -> bool {
+#[must_use]
+pub fn is_result_file(name: &str) -> bool {
     const FIXED: [&str; 7] = [
         "summary.csv",
         "distribution.csv",

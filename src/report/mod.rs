@@ -1,4 +1,7 @@
-//! Output files: `summary.csv`, `distribution.csv` and `manifest.toml`.
+//! Presentation: the rows of every CSV file a job writes (`summary.csv`,
+//! `distribution.csv`, the studies' `sweep.csv` and `balance.csv`), the
+//! manifest, the charts, and the terminal's tables, which read their
+//! figures from those rows.
 //!
 //! Rows are flat serde structs; field order is column order and each field's
 //! doc is the README's column doc. Floating-point columns are rounded to six
@@ -9,8 +12,20 @@
 
 pub mod chart;
 mod files;
+mod study;
+mod table;
 
-pub use files::{AtomicFile, MANIFEST, ResultFiles, remove_temporary_files, write_atomic};
+pub use files::{
+    AtomicFile, MANIFEST, ResultFiles, is_result_file, remove_temporary_files, write_atomic,
+};
+pub use study::{
+    BalanceRow, RowTallies, StudyRows, SweepRow, balance_rows, chart_names, histograms,
+    sweep_chart, sweep_rows,
+};
+pub use table::{
+    balance_table, fixed, match_header, match_report, mean, percent, signed, signed_interval,
+    sprt_line, summary_table, sweep_table,
+};
 
 use serde::Serialize;
 
@@ -23,6 +38,23 @@ use crate::stats::{Z95, elo_interval, rate, wilson};
 pub fn r6(x: f64) -> f64 {
     let y = (x * 1e6).round() / 1e6;
     if y == 0.0 { 0.0 } else { y }
+}
+
+/// A rate and its 95 % Wilson interval, each rounded as in a CSV file.
+#[must_use]
+pub fn wilson_rate(k: u64, n: u64) -> (f64, f64, f64) {
+    let (lo, hi) = wilson(k, n, Z95);
+    (r6(rate(k, n)), r6(lo), r6(hi))
+}
+
+/// [`r6`] for a figure that may be infinite (an Elo at the edge): ±9999.
+#[must_use]
+pub fn finite(x: f64) -> f64 {
+    if x.is_finite() {
+        r6(x)
+    } else {
+        x.signum() * 9999.0
+    }
 }
 
 /// One row of `summary.csv`: one (variant, player A, player B).
@@ -115,6 +147,18 @@ pub struct SummaryRow {
     pub a_forfeits: u64,
     /// Games (or hands) B lost by forfeit.
     pub b_forfeits: u64,
+    /// Hands won by the non-dealer (terminal only).
+    #[serde(skip)]
+    pub non_dealer_wins: u64,
+    /// Big gins, counted in `gin_rate` too (terminal only).
+    #[serde(skip)]
+    pub big_gins: u64,
+    /// Scoreless ties (terminal only).
+    #[serde(skip)]
+    pub ties: u64,
+    /// A's mean score per game or hand, the input of `elo` (terminal only).
+    #[serde(skip)]
+    pub score: f64,
 }
 
 impl SummaryRow {
@@ -127,10 +171,7 @@ impl SummaryRow {
         t: &Tallies,
         seed: u64,
     ) -> SummaryRow {
-        let w = |k: u64, n: u64| {
-            let (lo, hi) = wilson(k, n, Z95);
-            (r6(rate(k, n)), r6(lo), r6(hi))
-        };
+        let w = wilson_rate;
         let (a_hand_win_rate, a_hand_win_lo, a_hand_win_hi) = w(t.a_hand_wins, t.hands);
         let (a_game_win_rate, a_game_win_lo, a_game_win_hi) = w(t.a_game_wins, t.games);
         let (non_dealer_win_rate, non_dealer_win_lo, non_dealer_win_hi) =
@@ -143,13 +184,6 @@ impl SummaryRow {
         let (mpg, mpg_lo, mpg_hi) = t.a_margin.t_interval(0.95);
         let (score, se) = t.score();
         let (elo, elo_lo, elo_hi) = elo_interval(score, se);
-        let finite = |x: f64| {
-            if x.is_finite() {
-                r6(x)
-            } else {
-                x.signum() * 9999.0
-            }
-        };
         SummaryRow {
             variant: variant.to_owned(),
             player_a: player_a.to_owned(),
@@ -194,6 +228,10 @@ impl SummaryRow {
             seed,
             a_forfeits: t.a_forfeits,
             b_forfeits: t.b_forfeits,
+            non_dealer_wins: t.non_dealer_wins,
+            big_gins: t.big_gins,
+            ties: t.ties,
+            score,
         }
     }
 }

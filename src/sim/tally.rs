@@ -212,6 +212,55 @@ impl Tallies {
         }
     }
 
+    /// The first of the identities every honest tally of `deals` deals
+    /// satisfies that this one breaks, or `None`: counts that add up to the
+    /// hands, histograms that hold every hand, one scoring unit per deal.
+    /// (A state file edited by hand breaks them; `merge` and `--resume`
+    /// check them.)
+    #[must_use]
+    pub fn inconsistency(&self, deals: u64) -> Option<&'static str> {
+        // Wide sums: an edited file may hold any u64.
+        let total = |map: &BTreeMap<i64, u64>| map.values().map(|&n| u128::from(n)).sum::<u128>();
+        let sum = |xs: &[u64]| xs.iter().map(|&n| u128::from(n)).sum::<u128>();
+        let ends = sum(&[self.knocks, self.gins, self.big_gins, self.undercuts]);
+        let hands = u128::from(self.hands);
+        let checks = [
+            (
+                ends + sum(&[self.ties, self.voids]) == hands,
+                "the hand ends do not add up to the hands",
+            ),
+            (
+                sum(&[self.a_hand_wins, self.b_hand_wins]) == ends,
+                "the hands won do not add up to the decided hands",
+            ),
+            (
+                u128::from(self.non_dealer_wins) <= ends
+                    && self.a_dealer_wins <= self.a_hand_wins
+                    && self.a_deals <= self.hands,
+                "more dealer or non-dealer wins than hands won",
+            ),
+            (
+                self.a_net_points.n == self.hands
+                    && self.turns.n == self.hands
+                    && total(&self.hand_score) == hands
+                    && total(&self.hand_turns) == hands
+                    && total(&self.knocker_deadwood) + u128::from(self.voids) == hands,
+                "the per-hand figures do not cover the hands",
+            ),
+            (
+                self.a_game_wins <= self.games
+                    && self.a_margin.n <= self.games
+                    && total(&self.game_margin) == u128::from(self.a_margin.n),
+                "the game figures do not add up",
+            ),
+            (
+                self.unit_scores.n == deals && total(&self.pair_score) == u128::from(deals),
+                "the scoring units are not one per deal covered",
+            ),
+        ];
+        checks.iter().find(|(ok, _)| !ok).map(|(_, why)| *why)
+    }
+
     /// Hands with a winner.
     #[must_use]
     pub fn decided(&self) -> u64 {

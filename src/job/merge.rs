@@ -1,0 +1,147 @@
+//! `merge`: shards of one run into the result one run would have written.
+
+use std::path::{Path, PathBuf};
+
+use crate::report::MANIFEST;
+
+use super::output::write_result;
+use super::play::{Outcome, claim_dir};
+use super::state::{RowState, State, read_state};
+use super::{JobError, Shard};
+
+/// Merges the shard folders `inputs` into `out`, writing the same files as
+/// one unsharded run (the manifest is the first shard's, with a note naming
+/// `command` and the shards).
+///
+/// # Errors
+/// [`JobError::Input`]: a folder that is not a shard, shards of different
+/// runs, a shard given twice or missing, `out` being a shard.
+/// [`JobError::Run`]: writing the result.
+pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outcome, JobError> {
+    if let Ok(target) = out.canonicalize()
+        && let Some(input) = inputs
+            .iter()
+            .find(|d| d.canonicalize().is_ok_and(|d| d == target))
+    {
+        return Err(JobError::Input(format!(
+            "--out {}: is the shard {}; write the merged result to another folder",
+            out.display(),
+            input.display()
+        )));
+    }
+    let Some(first_dir) = inputs.first() else {
+        return Err(JobError::Input("merge: no shard folders given".into()));
+    };
+    let mut states = Vec::new();
+    for dir in inputs {
+        let path = dir.join("tallies.json");
+        let state = read_state(&path)?;
+        let Shard { index, count } = state.shard;
+        if index == 0 || index > count {
+            return Err(JobError::Input(format!(
+                "{}: shard {index}/{count} is not a shard (1 ≤ K ≤ N)",
+                path.display()
+            )));
+        }
+        states.push(state);
+    }
+    let manifest_text = std::fs::read_to_string(first_dir.join(MANIFEST))
+        .map_err(|e| JobError::Input(format!("reading {}/{MANIFEST}: {e}", first_dir.display())))?;
+    let first = &states[0];
+    let count = first.shard.count;
+    let mut seen = std::collections::BTreeSet::new();
+    for (state, dir) in states.iter().zip(inputs) {
+        if state.fingerprint != first.fingerprint
+            || state.shard.count != count
+            || state.study != first.study
+        {
+            return Err(JobError::Input(format!(
+                "{}: not a shard of the same run as {} (players, rules, amount, seed or shard count differ)",
+                dir.display(),
+                first_dir.display()
+            )));
+        }
+        if !seen.insert(state.shard.index) {
+            return Err(JobError::Input(format!(
+                "shard {}/{count} given twice ({})",
+                state.shard.index,
+                dir.display()
+            )));
+        }
+    }
+    if let Some(missing) = (1..=count).find(|k| !seen.contains(k)) {
+        return Err(JobError::Input(format!(
+            "shard {missing}/{count} is missing"
+        )));
+    }
+    // Each row's deals are 0..D, D where the last shard ends; every shard
+    // must hold exactly its slice of them, with tallies that add up.
+    for (i, row) in first.rows.iter().enumerate() {
+        let deals = states
+            .iter()
+            .filter_map(|s| s.rows.get(i))
+            .flat_map(|r| &r.covered)
+            .map(|c| c.end)
+            .max()
+            .unwrap_or(0);
+        for (state, dir) in states.iter().zip(inputs) {
+            let path = dir.join("tallies.json");
+            let Some(mine) = state.rows.get(i) else {
+                return Err(JobError::Input(format!(
+                    "{}: has no row `{} {} vs {}`",
+                    path.display(),
+                    row.variant,
+                    row.players[0],
+                    row.players[1]
+                )));
+            };
+            mine.check(&path, &state.shard.slice(deals), true)?;
+        }
+    }
+    let _lock = claim_dir(out)?;
+    let mut merged = State {
+        fingerprint: first.fingerprint.clone(),
+        shard: Shard::ALL,
+        rows: first
+            .rows
+            .iter()
+            .map(|r| RowState {
+                covered: Vec::new(),
+                tallies: crate::sim::Tallies::default(),
+                ..r.clone()
+            })
+            .collect(),
+        study: first.study.clone(),
+    };
+    for state in &states {
+        for (into, from) in merged.rows.iter_mut().zip(&state.rows) {
+            into.tallies.merge(&from.tallies);
+            into.covered.extend(from.covered.iter().cloned());
+        }
+    }
+    for row in &mut merged.rows {
+        row.covered.sort_by_key(|r| r.start);
+        row.covered.dedup_by(|b, a| {
+            let touch = a.end == b.start;
+            if touch {
+                a.end = b.end;
+            }
+            touch
+        });
+    }
+    let note = format!(
+        "# Merged by `{}` from {count} shards:\n{}",
+        command.join(" "),
+        inputs
+            .iter()
+            .map(|d| format!("#   {}\n", d.display()))
+            .collect::<String>()
+    );
+    let (summary, study) = write_result(&merged, Some(out), &format!("{note}{manifest_text}"))?;
+    Ok(Outcome {
+        tallies: merged.rows.into_iter().map(|r| r.tallies).collect(),
+        summary,
+        study,
+        stopped: None,
+    })
+}

@@ -1,0 +1,54 @@
+//! Jobs: the rows (variant × pairing) of a `match`, `run`, `sweep` or
+//! `balance`, played block by block into a result folder, with shards,
+//! checkpoints, `--resume`, early stopping and `merge`.
+//!
+//! Every front end fills in a [`JobRequest`]; [`JobRequest::build`]
+//! resolves it into a [`JobSpec`] (the rows, the manifest, the folder), and
+//! [`run`] plays it through one block loop:
+//!
+//! - `Shard` K/N plays the K-th of N contiguous slices of every row's deals;
+//!   [`merge`] sums shards with one fingerprint that cover every slice once
+//!   and writes what a single run writes, byte for byte;
+//! - after every block of deals the tallies so far go to `checkpoint.json`;
+//!   `resume` continues from it and ends with the same files as an
+//!   uninterrupted run;
+//! - a stopping rule (an [`Sprt`](crate::stats::Sprt)) is checked after
+//!   every block of [`STOP_BLOCK`] deals, so where it stops depends on the
+//!   deals alone, not on threads or on where a run was resumed.
+//!
+//! Besides the CSV files and the manifest, a result folder keeps
+//! `tallies.json`: every row's raw integer tallies, the deal ranges they
+//! cover, and a fingerprint of everything that decides the results (seed,
+//! profiles, rules, amount, duplicate, stopping rule).
+//!
+//! Progress is a callback ([`Progress`]); errors are a [`JobError`] that
+//! says whether the input was bad or the run failed.
+
+mod merge;
+mod output;
+mod play;
+mod spec;
+mod state;
+
+pub use merge::merge;
+pub use play::{Options, Outcome, Progress, STOP_BLOCK, Stopped, claim_dir, prepare_dir, run};
+pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, given_once};
+pub use state::{Shard, StudyKind};
+
+/// Why a job did not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// Bad input: flags, a spec, a folder or state file that cannot be
+    /// used. Found before anything is played where it can be.
+    #[error("{0}")]
+    Input(String),
+    /// A failure while running (writing files, a strategy's illegal move).
+    #[error("{0}")]
+    Run(String),
+}
+
+impl From<crate::sim::RunError> for JobError {
+    fn from(error: crate::sim::RunError) -> JobError {
+        JobError::Run(error.to_string())
+    }
+}

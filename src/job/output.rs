@@ -1,0 +1,123 @@
+//! A finished state into its result files: `summary.csv`,
+//! `distribution.csv`, the charts, the study's table, `tallies.json` and the
+//! manifest, put in place together.
+
+use std::path::Path;
+
+use crate::report::{
+    self, MANIFEST, ResultFiles, RowTallies, StudyRows, SummaryRow, csv_bytes, distribution_rows,
+    is_result_file,
+};
+
+use super::state::State;
+use super::{JobError, StudyKind};
+
+/// The presentation rows of `state`: the summary and the study's table.
+pub(super) fn rows(state: &State) -> (Vec<SummaryRow>, Option<StudyRows>) {
+    let summary = state
+        .rows
+        .iter()
+        .map(|r| SummaryRow::new(&r.variant, &r.players[0], &r.players[1], &r.tallies, r.seed))
+        .collect();
+    let tallies: Vec<RowTallies<'_>> = state
+        .rows
+        .iter()
+        .map(|r| RowTallies {
+            variant: &r.variant,
+            players: &r.players,
+            tallies: &r.tallies,
+        })
+        .collect();
+    let study = match &state.study {
+        StudyKind::Match => None,
+        StudyKind::Sweep { param, values, .. } => Some(StudyRows::Sweep(report::sweep_rows(
+            param, values, &tallies,
+        ))),
+        StudyKind::Balance { strategy } => {
+            Some(StudyRows::Balance(report::balance_rows(strategy, &tallies)))
+        }
+    };
+    (summary, study)
+}
+
+/// Computes the rows of `state` and, with a folder, puts every result file
+/// in place (the manifest, `manifest_toml`, last).
+pub(super) fn write_result(
+    state: &State,
+    dir: Option<&Path>,
+    manifest_toml: &str,
+) -> Result<(Vec<SummaryRow>, Option<StudyRows>), JobError> {
+    let (summary, study) = rows(state);
+    let Some(dir) = dir else {
+        return Ok((summary, study));
+    };
+    let run = |e: std::io::Error| JobError::Run(e.to_string());
+    let csv = |e: csv::Error| JobError::Run(e.to_string());
+    let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
+    for r in &state.rows {
+        for (name, svg) in report::histograms(&r.variant, &r.players, &r.tallies) {
+            entries.push((name, svg.into_bytes()));
+        }
+    }
+    let distribution: Vec<_> = state
+        .rows
+        .iter()
+        .flat_map(|r| distribution_rows(&r.variant, &r.players[0], &r.players[1], &r.tallies))
+        .collect();
+    let json = serde_json::to_vec(state).map_err(|e| JobError::Run(e.to_string()))?;
+    entries.push(("tallies.json".into(), json));
+    entries.push(("summary.csv".into(), csv_bytes(&summary).map_err(csv)?));
+    entries.push((
+        "distribution.csv".into(),
+        csv_bytes(&distribution).map_err(csv)?,
+    ));
+    match (&study, &state.study) {
+        (
+            Some(StudyRows::Sweep(table)),
+            StudyKind::Sweep {
+                strategy,
+                param,
+                vs,
+                unit,
+                ..
+            },
+        ) => {
+            entries.push(("sweep.csv".into(), csv_bytes(table).map_err(csv)?));
+            if let Some(svg) = report::sweep_chart(table, strategy, param, vs, unit) {
+                entries.push(("sweep.svg".into(), svg.into_bytes()));
+            }
+        }
+        (Some(StudyRows::Balance(table)), _) => {
+            entries.push(("balance.csv".into(), csv_bytes(table).map_err(csv)?));
+        }
+        _ => {}
+    }
+    // A run that reproduces the folder's files keeps its manifest, which
+    // names a command and commit that made exactly these bytes: re-making a
+    // committed result leaves the tree clean.
+    let manifest =
+        reproduced_manifest(dir, &entries).unwrap_or_else(|| manifest_toml.as_bytes().to_vec());
+    entries.push((MANIFEST.into(), manifest));
+    let mut files = ResultFiles::new(dir).map_err(run)?;
+    for (name, bytes) in &entries {
+        files.add(name, bytes).map_err(run)?;
+    }
+    files.commit().map_err(run)?;
+    Ok((summary, study))
+}
+
+/// The manifest in `dir` if the folder already holds exactly `entries` (the
+/// same bytes, and no other result file that the commit would remove).
+fn reproduced_manifest(dir: &Path, entries: &[(String, Vec<u8>)]) -> Option<Vec<u8>> {
+    let manifest = std::fs::read(dir.join(MANIFEST)).ok()?;
+    let same = entries
+        .iter()
+        .all(|(name, bytes)| std::fs::read(dir.join(name)).is_ok_and(|old| old == *bytes));
+    let no_other = std::fs::read_dir(dir).ok()?.all(|entry| {
+        entry.is_ok_and(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name == MANIFEST || !is_result_file(&name) || entries.iter().any(|(n, _)| *n == name)
+        })
+    });
+    (same && no_other).then_some(manifest)
+}

@@ -1,0 +1,401 @@
+//! The block loop: plays a [`JobSpec`]'s rows block by block, writing a
+//! checkpoint after each block and stopping early when a stopping rule
+//! decides.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use crate::report::{AtomicFile, StudyRows, SummaryRow, is_result_file};
+use crate::sim::{Plan, RunError, Tallies};
+use crate::stats::{Sprt, SprtDecision};
+
+use super::output::write_result;
+use super::state::{State, fingerprint, read_state, write_state};
+use super::{JobError, JobSpec, Shard};
+
+/// The unfinished run's state in a result folder.
+const CHECKPOINT: &str = "checkpoint.json";
+
+/// Deals per checkpoint block (the result does not depend on it).
+const BLOCK: u64 = 1 << 14;
+
+/// Deals between checks of a stopping rule: fixed, so where a run stops
+/// does not depend on the thread count.
+pub const STOP_BLOCK: u64 = 1024;
+
+/// How a job is played.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The slice of every row's deals to play (`None`: all).
+    pub shard: Option<Shard>,
+    /// Continue from the checkpoint.
+    pub resume: bool,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Write every game's record to this file (whole, once all rows are
+    /// played; not with `resume`, whose earlier games are not replayed).
+    pub record: Option<PathBuf>,
+    /// Stop as soon as this test decides (one row only).
+    pub stop: Option<Sprt>,
+    /// Deals per checkpoint block (default 16,384; with `stop`, always
+    /// [`STOP_BLOCK`]). The result does not depend on it.
+    pub block: Option<u64>,
+}
+
+/// What the loop tells a front end as it goes. Called from worker threads.
+pub enum Progress<'a> {
+    /// `total` deals to play in all, `done` of them already (resumed).
+    Start {
+        /// Deals this process covers.
+        total: u64,
+        /// Deals done before it started.
+        done: u64,
+    },
+    /// Now playing this row.
+    Row {
+        /// Its variant.
+        variant: &'a str,
+        /// Its players.
+        players: &'a [String; 2],
+    },
+    /// Deals done so far, counting the resumed ones.
+    Done(u64),
+}
+
+/// Where a stopping rule left a run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stopped {
+    /// The test.
+    pub sprt: Sprt,
+    /// Its decision (`Continue`: the deals ran out first).
+    pub decision: SprtDecision,
+    /// The log-likelihood ratio at the end.
+    pub llr: f64,
+}
+
+/// A finished job, its files in place.
+#[derive(Debug)]
+pub struct Outcome {
+    /// Each row's tallies.
+    pub tallies: Vec<Tallies>,
+    /// The rows of `summary.csv` (what the terminal shows, too).
+    pub summary: Vec<SummaryRow>,
+    /// The study's table, if the job is a study.
+    pub study: Option<StudyRows>,
+    /// The stopping rule's result, if one was given.
+    pub stopped: Option<Stopped>,
+}
+
+/// Makes sure `dir` can hold a result: an existing folder, or one that can
+/// be created, that files can be written to. Checked before anything is
+/// played, so a bad folder is bad input, not a failure after the work.
+///
+/// # Errors
+/// [`JobError::Input`] naming the folder.
+pub fn prepare_dir(dir: &Path) -> Result<(), JobError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(JobError::Input(format!(
+            "{}: exists and is not a directory",
+            dir.display()
+        )));
+    }
+    let cannot = |e: std::io::Error| {
+        JobError::Input(format!(
+            "{}: cannot write a result folder there: {e}",
+            dir.display()
+        ))
+    };
+    std::fs::create_dir_all(dir).map_err(cannot)?;
+    let probe = dir.join(format!(".ginlab-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(cannot)?;
+    std::fs::remove_file(&probe).map_err(cannot)
+}
+
+/// Prepares `dir` ([`prepare_dir`]), locks it for this process (released
+/// when the returned handle is dropped, or the process ends however it
+/// ends) and removes the temporary files a killed run left there.
+///
+/// # Errors
+/// [`JobError::Input`]: the folder cannot be used, or another run holds it.
+pub fn claim_dir(dir: &Path) -> Result<std::fs::File, JobError> {
+    prepare_dir(dir)?;
+    let handle = std::fs::File::open(dir)
+        .map_err(|e| JobError::Input(format!("{}: cannot open the folder: {e}", dir.display())))?;
+    match handle.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(JobError::Input(format!(
+                "{} is in use by another ginlab run; wait for it to end, or write to another folder",
+                dir.display()
+            )));
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            return Err(JobError::Input(format!(
+                "{}: cannot lock the folder: {e}",
+                dir.display()
+            )));
+        }
+    }
+    // Holding the lock, no other run is writing here: a `.NAME.tmp-PID`
+    // of a file ginlab writes is left from a run that was killed.
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let stale = name
+            .strip_prefix('.')
+            .and_then(|rest| rest.rsplit_once(".tmp-"))
+            .is_some_and(|(target, pid)| {
+                !pid.is_empty()
+                    && pid.bytes().all(|b| b.is_ascii_digit())
+                    && (is_result_file(target) || target == CHECKPOINT)
+            });
+        if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+    Ok(handle)
+}
+
+/// A game-record file being written: lines go to a temporary file put in
+/// place whole at the end.
+struct Recorder {
+    path: PathBuf,
+    file: AtomicFile,
+}
+
+impl Recorder {
+    fn create(path: &Path) -> Result<Recorder, JobError> {
+        if path.is_dir() {
+            return Err(JobError::Input(format!(
+                "--record {}: is a directory; give a file name",
+                path.display()
+            )));
+        }
+        let file = AtomicFile::create(path).map_err(|e| {
+            JobError::Input(format!("--record {}: cannot write it: {e}", path.display()))
+        })?;
+        Ok(Recorder {
+            path: path.to_owned(),
+            file,
+        })
+    }
+
+    fn commit(self) -> Result<(), JobError> {
+        let path = self.path;
+        self.file
+            .commit()
+            .map_err(|e| JobError::Run(format!("writing {}: {e}", path.display())))
+    }
+}
+
+/// Refuses what cannot work together, before anything is played.
+fn check(spec: &JobSpec, options: &Options) -> Result<(), JobError> {
+    if options.stop.is_some() {
+        if spec.rows.len() != 1 {
+            return Err(JobError::Input(
+                "a stopping rule (--sprt) needs exactly one row".into(),
+            ));
+        }
+        if options.shard.is_some_and(|s| s != Shard::ALL) {
+            return Err(JobError::Input(
+                "--sprt with --shard: a stopping rule decides on the whole sequence of deals, which no shard has; run it unsharded (--resume works)".into(),
+            ));
+        }
+    }
+    let folder = spec.dir.is_some();
+    if !folder && (options.resume || options.shard.is_some()) {
+        return Err(JobError::Input(
+            "--shard and --resume need a result folder (--out DIR)".into(),
+        ));
+    }
+    if options.record.is_some() && (options.resume || options.shard.is_some()) {
+        return Err(JobError::Input(
+            "--record plays every game of the run: not with --shard or --resume".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a `--record` file that is one of the files the job writes into
+/// `dir` (it would be overwritten, or block the folder).
+fn record_outside(record: &Path, dir: &Path) -> Result<(), JobError> {
+    let parent = match record.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = record
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let same_folder = matches!(
+        (parent.canonicalize(), dir.canonicalize()),
+        (Ok(a), Ok(b)) if a == b
+    );
+    if same_folder && (is_result_file(&name) || name == CHECKPOINT) {
+        return Err(JobError::Input(format!(
+            "--record {}: is one of the files the run writes into {}; record to another file",
+            record.display(),
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Plays `spec` (the `options.shard` slice of it), resuming from its
+/// checkpoint if asked, and puts the result files in place.
+///
+/// # Errors
+/// [`JobError::Input`] for a folder, checkpoint or option that cannot be
+/// used (found before playing); [`JobError::Run`] for a failure while
+/// playing or writing.
+pub fn run(
+    spec: &JobSpec,
+    options: &Options,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Outcome, JobError> {
+    check(spec, options)?;
+    let shard = options.shard.unwrap_or(Shard::ALL);
+    let print = fingerprint(&spec.rows, options.stop.as_ref());
+    let mut state = State::new(&spec.rows, &spec.study, print.clone(), shard);
+    let checkpoint = spec.dir.as_ref().map(|d| d.join(CHECKPOINT));
+    let _lock = spec.dir.as_deref().map(claim_dir).transpose()?;
+    if let (Some(dir), Some(record)) = (&spec.dir, &options.record) {
+        record_outside(record, dir)?;
+    }
+    if let Some(checkpoint) = &checkpoint {
+        let dir = checkpoint.parent().unwrap_or(Path::new("."));
+        if options.resume {
+            if !checkpoint.is_file() {
+                return Err(JobError::Input(format!(
+                    "--resume: no checkpoint in {} (nothing to resume; run without --resume)",
+                    dir.display()
+                )));
+            }
+            let saved = read_state(checkpoint)?;
+            if saved.fingerprint != print || saved.shard != shard {
+                return Err(JobError::Input(format!(
+                    "--resume: the checkpoint in {} is from a different run (other players, rules, amount, seed, stopping rule or shard)",
+                    dir.display()
+                )));
+            }
+            if saved.rows.len() != spec.rows.len() {
+                return Err(JobError::Input(format!(
+                    "{}: holds {} rows, the run has {}; the file was edited or damaged",
+                    checkpoint.display(),
+                    saved.rows.len(),
+                    spec.rows.len()
+                )));
+            }
+            for (row, r) in saved.rows.iter().zip(&spec.rows) {
+                row.check(checkpoint, &shard.slice(r.plan.deals()), false)?;
+            }
+            state = saved;
+        } else if checkpoint.is_file() {
+            return Err(JobError::Input(format!(
+                "{} holds an unfinished run: add --resume to continue it, or remove {}",
+                dir.display(),
+                checkpoint.display()
+            )));
+        }
+    }
+    let slices: Vec<Range<u64>> = spec
+        .rows
+        .iter()
+        .map(|r| shard.slice(r.plan.deals()))
+        .collect();
+    let mut recorder = options
+        .record
+        .as_deref()
+        .map(Recorder::create)
+        .transpose()?;
+    let block = match (options.stop, &checkpoint) {
+        (Some(_), _) => STOP_BLOCK,
+        (None, Some(_)) => options.block.unwrap_or(BLOCK).max(1),
+        (None, None) => u64::MAX,
+    };
+    let total: u64 = slices.iter().map(|s| s.end - s.start).sum();
+    let mut done = state.done();
+    progress(Progress::Start { total, done });
+    let decide = |t: &Tallies| match options.stop {
+        Some(s) if t.unit_scores.n > 0 => s.decide(s.llr(&t.unit_scores, t.unit_size)),
+        _ => SprtDecision::Continue,
+    };
+    for (i, row) in spec.rows.iter().enumerate() {
+        let labels = row.labels();
+        progress(Progress::Row {
+            variant: &row.variant,
+            players: &row.players,
+        });
+        let mut next = state.rows[i]
+            .covered
+            .last()
+            .map_or(slices[i].start, |c| c.end);
+        while next < slices[i].end && decide(&state.rows[i].tallies) == SprtDecision::Continue {
+            let deals = next..next.saturating_add(block).min(slices[i].end);
+            let offset = done;
+            let report = |n: u64| progress(Progress::Done(offset + n));
+            let tallies = play_block(
+                &row.plan,
+                deals.clone(),
+                options.threads,
+                &report,
+                recorder.as_mut().map(|r| (r, &labels)),
+            )?;
+            let saved = &mut state.rows[i];
+            saved.tallies.merge(&tallies);
+            match saved.covered.last_mut() {
+                Some(last) if last.end == deals.start => last.end = deals.end,
+                _ => saved.covered.push(deals.clone()),
+            }
+            done += deals.end - deals.start;
+            next = deals.end;
+            if let Some(checkpoint) = &checkpoint {
+                write_state(checkpoint, &state)?;
+            }
+        }
+    }
+    if let Some(recorder) = recorder {
+        recorder.commit()?;
+    }
+    let stopped = options.stop.map(|sprt| {
+        let t = &state.rows[0].tallies;
+        let llr = sprt.llr(&t.unit_scores, t.unit_size);
+        Stopped {
+            sprt,
+            decision: sprt.decide(llr),
+            llr,
+        }
+    });
+    let (summary, study) = write_result(&state, spec.dir.as_deref(), &spec.manifest.to_toml())?;
+    if let Some(checkpoint) = checkpoint.filter(|c| c.exists()) {
+        std::fs::remove_file(&checkpoint)
+            .map_err(|e| JobError::Run(format!("removing {}: {e}", checkpoint.display())))?;
+    }
+    Ok(Outcome {
+        tallies: state.rows.into_iter().map(|r| r.tallies).collect(),
+        summary,
+        study,
+        stopped,
+    })
+}
+
+/// Plays `range` of `plan`'s deals; with `record`, also writes their game
+/// records (labelled with the row's names) in deal order.
+fn play_block(
+    plan: &Plan,
+    range: Range<u64>,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    record: Option<(&mut Recorder, &crate::sim::Labels)>,
+) -> Result<Tallies, JobError> {
+    match record {
+        None => Ok(plan.run(range, threads, progress)?),
+        Some((recorder, labels)) => plan
+            .run_recorded(range, threads, progress, labels, &mut recorder.file)
+            .map_err(|e| match e {
+                RunError::Write(e) => {
+                    JobError::Run(format!("writing {}: {e}", recorder.path.display()))
+                }
+                e => e.into(),
+            }),
+    }
+}

@@ -1,0 +1,398 @@
+//! [`JobRequest`] → [`JobSpec`]: the one builder every front end goes
+//! through. `match`, `run`, `sweep` and `balance` (and a spec file) only
+//! fill in a request; the rows, the manifest and the output folder are
+//! decided here, once.
+
+use std::path::{Path, PathBuf};
+
+use crate::experiment::{Experiment, Pairing, Study};
+use crate::report::{Manifest, VariantRules};
+use crate::rules::Rules;
+use crate::sim::{Plan, Work};
+use crate::strategy::Profile;
+
+use super::{JobError, StudyKind};
+
+/// A resolved strategy: its profile and the name reports use.
+#[derive(Clone, Debug)]
+pub struct Player {
+    /// The profile.
+    pub profile: Profile,
+    /// The name in rows, charts and the manifest.
+    pub name: String,
+}
+
+/// Turns a strategy argument (`spec`) into a player; `who` names the
+/// argument in messages. Front ends supply it (profile folders and bot
+/// start-up are theirs).
+pub type Resolve<'a> = dyn Fn(&str, &str) -> Result<Player, JobError> + 'a;
+
+/// Who plays whom, as given (strategies not yet resolved).
+#[derive(Clone, Debug)]
+pub enum Layout {
+    /// Players paired by `pairing`; each as (argument, who for messages).
+    Pairs {
+        /// The players.
+        players: Vec<(String, String)>,
+        /// The schedule.
+        pairing: Pairing,
+    },
+    /// One parameter of `strategy` over `values` (`A..=B` or a comma list)
+    /// against `vs`.
+    Sweep {
+        /// The strategy varied.
+        strategy: String,
+        /// The parameter.
+        param: String,
+        /// The grid.
+        values: String,
+        /// The fixed opponent.
+        vs: String,
+    },
+    /// `strategy` against itself under every variant; every deal once.
+    Balance {
+        /// The strategy.
+        strategy: String,
+    },
+}
+
+/// Everything a front end says about a job. [`JobRequest::build`] resolves
+/// it into a [`JobSpec`].
+#[derive(Clone, Debug)]
+pub struct JobRequest {
+    /// The rule variants: name and rules.
+    pub variants: Vec<(String, Rules)>,
+    /// Who plays whom.
+    pub layout: Layout,
+    /// How much per row.
+    pub work: Work,
+    /// The master seed (every row uses it).
+    pub seed: u64,
+    /// Duplicate deals (a balance study plays every deal once regardless).
+    pub duplicate: bool,
+    /// The output folder given (`--out`), if any.
+    pub out: Option<PathBuf>,
+    /// The results folder name of a spec (its `name`, or the file's stem):
+    /// with no `out`, the job writes to `results/NAME`.
+    pub name: Option<String>,
+    /// Whether the job writes a result folder even without `out` (`run`,
+    /// `sweep`, `balance`; a `match` writes one only with `--out`).
+    pub default_folder: bool,
+    /// The command line, for the manifest.
+    pub command: Vec<String>,
+    /// The experiment spec's text, for the manifest.
+    pub experiment: Option<String>,
+}
+
+/// One row: a variant and a pairing, and the plan that plays it.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The variant's name.
+    pub variant: String,
+    /// Players A and B by name.
+    pub players: [String; 2],
+    /// How the row is played.
+    pub plan: Plan,
+}
+
+impl Row {
+    /// What this row's game records are labelled with.
+    #[must_use]
+    pub fn labels(&self) -> crate::sim::Labels {
+        crate::sim::Labels {
+            variant: self.variant.clone(),
+            names: self.players.clone(),
+        }
+    }
+}
+
+/// A resolved job: what every front end runs.
+#[derive(Clone, Debug)]
+pub struct JobSpec {
+    /// The rows, in output order.
+    pub rows: Vec<Row>,
+    /// What the rows make (the study table written beside the summary).
+    pub study: StudyKind,
+    /// What made it, written as `manifest.toml`.
+    pub manifest: Manifest,
+    /// The result folder, if the job writes one.
+    pub dir: Option<PathBuf>,
+    /// How much per row.
+    pub work: Work,
+}
+
+impl JobSpec {
+    /// `hands` or `games`: what scores and rates are per.
+    #[must_use]
+    pub fn unit(&self) -> &'static str {
+        if matches!(self.work, Work::Games(_)) {
+            "games"
+        } else {
+            "hands"
+        }
+    }
+}
+
+impl JobRequest {
+    /// A request for `experiment` (read from a file holding `text`), with
+    /// `out` if given, else written to `results/NAME`, `NAME` its validated
+    /// folder name ([`Experiment::folder_name`]).
+    #[must_use]
+    pub fn from_experiment(
+        experiment: Experiment,
+        name: &str,
+        text: String,
+        out: Option<PathBuf>,
+        command: Vec<String>,
+    ) -> JobRequest {
+        let layout = match experiment.study {
+            Study::Match => Layout::Pairs {
+                players: experiment
+                    .players
+                    .iter()
+                    .map(|p| (p.clone(), p.clone()))
+                    .collect(),
+                pairing: experiment.pairing,
+            },
+            Study::Sweep {
+                strategy,
+                param,
+                values,
+                vs,
+            } => Layout::Sweep {
+                strategy,
+                param,
+                values,
+                vs,
+            },
+            Study::Balance { strategy } => Layout::Balance { strategy },
+        };
+        JobRequest {
+            variants: experiment.variants,
+            layout,
+            work: experiment.amount,
+            seed: experiment.seed,
+            duplicate: experiment.duplicate,
+            out,
+            name: Some(name.to_owned()),
+            default_folder: true,
+            command,
+            experiment: Some(text),
+        }
+    }
+
+    /// Resolves the players, builds the rows, the manifest and the folder.
+    ///
+    /// # Errors
+    /// [`JobError::Input`]: a strategy that does not resolve, a bad sweep
+    /// grid or parameter, a value or variant given twice.
+    pub fn build(self, resolve: &Resolve<'_>) -> Result<JobSpec, JobError> {
+        let duplicate = self.duplicate && !matches!(self.layout, Layout::Balance { .. });
+        let plan = |rules: &Rules, a: &Profile, b: &Profile| Plan {
+            rules: rules.clone(),
+            profiles: [a.clone(), b.clone()],
+            work: self.work.clone(),
+            duplicate,
+            seed: self.seed,
+        };
+        let mut rows = Vec::new();
+        let (players, profiles, study, default_name) = match &self.layout {
+            Layout::Pairs { players, pairing } => {
+                let players: Vec<Player> = players
+                    .iter()
+                    .map(|(spec, who)| resolve(spec, who))
+                    .collect::<Result<_, _>>()?;
+                for (variant, rules) in &self.variants {
+                    for (a, b) in pairing.pairs(players.len()) {
+                        rows.push(Row {
+                            variant: variant.clone(),
+                            players: [players[a].name.clone(), players[b].name.clone()],
+                            plan: plan(rules, &players[a].profile, &players[b].profile),
+                        });
+                    }
+                }
+                (
+                    players.iter().map(|p| p.name.clone()).collect(),
+                    players.iter().map(|p| p.profile.to_string()).collect(),
+                    StudyKind::Match,
+                    None,
+                )
+            }
+            Layout::Sweep {
+                strategy,
+                param,
+                values,
+                vs,
+            } => {
+                let base = resolve(strategy, "being swept")?;
+                let opponent = resolve(vs, "--vs")?;
+                let values = parse_values(values)?;
+                let swept: Vec<Profile> = values
+                    .iter()
+                    .map(|v| {
+                        base.profile.with_param(param, v).map_err(|e| {
+                            JobError::Input(format!("--param {param} --values {v}: {e}"))
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
+                // One row per value: a value given twice (or two spellings of
+                // one, such as 1 and 01) would give duplicate rows and points.
+                let names: Vec<String> = swept.iter().map(ToString::to_string).collect();
+                given_once("--values", &values, &names, "player")?;
+                for (variant, rules) in &self.variants {
+                    for (profile, name) in swept.iter().zip(&names) {
+                        rows.push(Row {
+                            variant: variant.clone(),
+                            players: [name.clone(), opponent.name.clone()],
+                            plan: plan(rules, profile, &opponent.profile),
+                        });
+                    }
+                }
+                let unit = if matches!(self.work, Work::Games(_)) {
+                    "games"
+                } else {
+                    "hands"
+                };
+                (
+                    names
+                        .iter()
+                        .cloned()
+                        .chain([opponent.name.clone()])
+                        .collect(),
+                    names
+                        .iter()
+                        .cloned()
+                        .chain([opponent.profile.to_string()])
+                        .collect(),
+                    StudyKind::Sweep {
+                        strategy: base.name.clone(),
+                        param: param.clone(),
+                        values,
+                        vs: opponent.name.clone(),
+                        unit: unit.to_owned(),
+                    },
+                    Some(format!("sweep-{}-{param}", safe_name(&base.name))),
+                )
+            }
+            Layout::Balance { strategy } => {
+                let player = resolve(strategy, "for balance")?;
+                for (variant, rules) in &self.variants {
+                    rows.push(Row {
+                        variant: variant.clone(),
+                        players: [player.name.clone(), player.name.clone()],
+                        plan: plan(rules, &player.profile, &player.profile),
+                    });
+                }
+                (
+                    vec![player.name.clone()],
+                    vec![player.profile.to_string()],
+                    StudyKind::Balance {
+                        strategy: player.name.clone(),
+                    },
+                    Some(format!("balance-{}", safe_name(&player.name))),
+                )
+            }
+        };
+        distinct_files(&rows)?;
+        let dir = match (self.out, self.name.or(default_name)) {
+            (Some(out), _) => Some(out),
+            (None, Some(name)) if self.default_folder => Some(Path::new("results").join(name)),
+            _ => None,
+        };
+        let (work, count) = match &self.work {
+            Work::Hands(n) => ("hands", *n),
+            Work::Games(n) => ("games", *n),
+            Work::Decks { decks, .. } => ("decks", decks.len() as u64),
+        };
+        let manifest = Manifest {
+            ginlab_version: Manifest::VERSION,
+            git_commit: Manifest::COMMIT,
+            command: self.command,
+            seed: self.seed,
+            players,
+            profiles,
+            work: work.to_owned(),
+            count,
+            duplicate,
+            variants: self
+                .variants
+                .iter()
+                .map(|(name, rules)| VariantRules {
+                    name: name.clone(),
+                    rules: rules.to_toml(),
+                })
+                .collect(),
+            experiment: self.experiment,
+        };
+        Ok(JobSpec {
+            rows,
+            study,
+            manifest,
+            dir,
+            work: self.work,
+        })
+    }
+}
+
+/// Refuses rows whose result files would have one name (two rows of one
+/// variant and pairing, or names such as `a/b` and `a_b` that make the same
+/// chart file name), before anything is played.
+fn distinct_files(rows: &[Row]) -> Result<(), JobError> {
+    let mut seen = std::collections::HashMap::new();
+    for row in rows {
+        for name in crate::report::chart_names(&row.variant, &row.players, true) {
+            if let Some(earlier) = seen.insert(name.clone(), row) {
+                let describe =
+                    |r: &Row| format!("{} {} vs {}", r.variant, r.players[0], r.players[1]);
+                return Err(JobError::Input(format!(
+                    "the rows `{}` and `{}` would both write {name}: give the players (or variants) names that differ in letters or digits, and each pairing once",
+                    describe(earlier),
+                    describe(row)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A strategy name made safe for a folder name.
+fn safe_name(name: &str) -> String {
+    name.replace([':', '=', ',', '/'], "_")
+}
+
+/// The first item equal to an earlier one, as (earlier, later) indices.
+fn first_repeat<T: PartialEq>(items: &[T]) -> Option<(usize, usize)> {
+    items
+        .iter()
+        .enumerate()
+        .find_map(|(j, b)| items[..j].iter().position(|a| a == b).map(|i| (i, j)))
+}
+
+/// Refuses an input given twice: `given` as written, `keys` what names
+/// each one's rows (a player, a variant).
+///
+/// # Errors
+/// [`JobError::Input`] naming the two.
+pub fn given_once(
+    flag: &str,
+    given: &[String],
+    keys: &[String],
+    what: &str,
+) -> Result<(), JobError> {
+    match first_repeat(keys) {
+        None => Ok(()),
+        Some((i, j)) if given[i] == given[j] => Err(JobError::Input(format!(
+            "{flag} {} is given twice: give each once",
+            given[i]
+        ))),
+        Some((i, j)) => Err(JobError::Input(format!(
+            "{flag} {} and {} make the same {what} `{}`: give each once",
+            given[i], given[j], keys[i]
+        ))),
+    }
+}
+
+/// A sweep's grid: `A..=B` (integers) or a comma list.
+fn parse_values(text: &str) -> Result<Vec<String>, JobError> {
+    crate::experiment::sweep_values(text).map_err(|e| JobError::Input(format!("--values {e}")))
+}

@@ -1,0 +1,249 @@
+//! What a result folder remembers between processes: `tallies.json` (a
+//! finished run or shard) and `checkpoint.json` (an unfinished one), and
+//! the fingerprint that says which run they belong to.
+
+use std::ops::Range;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::report::write_atomic;
+use crate::sim::{Plan, Tallies, Work};
+
+use super::{JobError, Row};
+
+/// `K/N`: which slice of the deals this process plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// K, from 1.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("`{text}`: a shard is K/N with 1 ≤ K ≤ N, e.g. 2/8");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse::<u64>().map_err(|_| bad())?,
+            n.trim().parse::<u64>().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// The whole run.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// This shard's slice of `0..deals`.
+    #[must_use]
+    pub fn slice(self, deals: u64) -> Range<u64> {
+        let at = |k: u64| (deals as u128 * k as u128 / self.count as u128) as u64;
+        at(self.index - 1)..at(self.index)
+    }
+}
+
+/// What a job's rows are, beyond the summary every job writes: the study
+/// table (`sweep.csv`, `balance.csv`) is written from it, so a merge of a
+/// study's shards writes it too.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum StudyKind {
+    /// Rows of pairings: only the summary.
+    #[default]
+    Match,
+    /// One parameter over a grid: row `i` has value `values[i % values.len()]`.
+    Sweep {
+        /// The swept strategy's name.
+        strategy: String,
+        /// The parameter.
+        param: String,
+        /// The values, as given.
+        values: Vec<String>,
+        /// The opponent's name.
+        vs: String,
+        /// `games` or `hands`.
+        unit: String,
+    },
+    /// One strategy against itself per variant.
+    Balance {
+        /// The strategy's name.
+        strategy: String,
+    },
+}
+
+impl StudyKind {
+    fn is_match(&self) -> bool {
+        *self == StudyKind::Match
+    }
+}
+
+/// What `tallies.json` and `checkpoint.json` hold.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) struct State {
+    /// Everything that decides the results; shards and checkpoints must match it.
+    pub fingerprint: String,
+    /// The shard this state belongs to.
+    pub shard: Shard,
+    /// Per row: the deals covered (sorted, disjoint ranges) and their tallies.
+    pub rows: Vec<RowState>,
+    /// The study the rows make (absent for a match, whose files predate it).
+    #[serde(default, skip_serializing_if = "StudyKind::is_match")]
+    pub study: StudyKind,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) struct RowState {
+    pub variant: String,
+    pub players: [String; 2],
+    pub seed: u64,
+    pub covered: Vec<Range<u64>>,
+    pub tallies: Tallies,
+}
+
+impl State {
+    /// The empty state of `rows`.
+    pub fn new(rows: &[Row], study: &StudyKind, fingerprint: String, shard: Shard) -> State {
+        State {
+            fingerprint,
+            shard,
+            rows: rows
+                .iter()
+                .map(|r| RowState {
+                    variant: r.variant.clone(),
+                    players: r.players.clone(),
+                    seed: r.plan.seed,
+                    covered: Vec::new(),
+                    tallies: Tallies::default(),
+                })
+                .collect(),
+            study: study.clone(),
+        }
+    }
+
+    /// Deals covered so far, over all rows.
+    pub fn done(&self) -> u64 {
+        self.rows
+            .iter()
+            .flat_map(|r| &r.covered)
+            .map(|c| c.end - c.start)
+            .sum()
+    }
+}
+
+impl RowState {
+    /// Checks a row read from `path` against the deals it should cover:
+    /// `slice` exactly (`finished`), or a start of it (a checkpoint); and
+    /// its tallies against the deals covered.
+    pub fn check(&self, path: &Path, slice: &Range<u64>, finished: bool) -> Result<(), JobError> {
+        let bad = |why: &str| {
+            JobError::Input(format!(
+                "{}: row `{} {} vs {}`: {why}; the file was edited or damaged (remove the folder and run again)",
+                path.display(),
+                self.variant,
+                self.players[0],
+                self.players[1]
+            ))
+        };
+        let covered: u64 = match self.covered.as_slice() {
+            [] => 0,
+            [only] if only.start == slice.start && only.end <= slice.end => only.end - only.start,
+            _ => {
+                return Err(bad(&format!(
+                    "it claims deals {:?}, which are not its slice {slice:?} of the run",
+                    self.covered
+                )));
+            }
+        };
+        if finished && covered != slice.end - slice.start {
+            return Err(bad(&format!(
+                "it covers {covered} deals of its slice {slice:?}"
+            )));
+        }
+        match self.tallies.inconsistency(covered) {
+            None => Ok(()),
+            Some(why) => Err(bad(why)),
+        }
+    }
+}
+
+/// The fingerprint of a job: seed, profiles, rules, amount and duplicate of
+/// every row, in order, and the stopping rule if any.
+pub(super) fn fingerprint(rows: &[Row], stop: Option<&crate::stats::Sprt>) -> String {
+    let mut text: String = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} | {} | {} | {:?} | duplicate={} | seed={}\n{}",
+                r.variant,
+                r.plan.profiles[0],
+                r.plan.profiles[1],
+                work_text(&r.plan),
+                r.plan.duplicate,
+                r.plan.seed,
+                r.plan.rules.to_toml()
+            )
+        })
+        .collect();
+    if let Some(sprt) = stop {
+        text.push_str(&format!(
+            "sprt elo0={} elo1={} alpha={} beta={}\n",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        ));
+    }
+    text
+}
+
+fn work_text(plan: &Plan) -> String {
+    match &plan.work {
+        Work::Hands(n) => format!("hands={n}"),
+        Work::Games(n) => format!("games={n}"),
+        Work::Decks { decks, dealer } => {
+            let all: String = decks.iter().map(|d| format!("{d}\n")).collect();
+            format!("decks={} dealer={dealer} {all}", decks.len())
+        }
+    }
+}
+
+pub(super) fn read_state(path: &Path) -> Result<State, JobError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| JobError::Input(format!("reading {}: {e}", path.display())))?;
+    serde_json::from_str(&text)
+        .map_err(|e| JobError::Input(format!("{}: not a ginlab state file: {e}", path.display())))
+}
+
+pub(super) fn write_state(path: &Path, state: &State) -> Result<(), JobError> {
+    let json = serde_json::to_vec(state).map_err(|e| JobError::Run(e.to_string()))?;
+    write_atomic(path, &json).map_err(|e| JobError::Run(format!("writing {}: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_tile_the_deals() {
+        for deals in [0u64, 1, 7, 100, 1001] {
+            for count in 1..=9 {
+                let mut next = 0;
+                for index in 1..=count {
+                    let s = Shard { index, count }.slice(deals);
+                    assert_eq!(s.start, next);
+                    next = s.end;
+                }
+                assert_eq!(next, deals);
+            }
+        }
+        assert!("0/3".parse::<Shard>().is_err());
+        assert!("4/3".parse::<Shard>().is_err());
+        assert!("2".parse::<Shard>().is_err());
+        assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
+    }
+}

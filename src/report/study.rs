@@ -1,0 +1,285 @@
+//! The studies' tables: `sweep.csv` (+ `sweep.svg`) and `balance.csv`,
+//! and the per-row charts every result folder holds.
+
+use serde::Serialize;
+
+use super::chart::{Point, Series, histogram, line_chart};
+use super::{finite, r6, wilson_rate};
+use crate::sim::Tallies;
+
+/// One row's names and tallies: what the study tables are made from.
+#[derive(Clone, Copy, Debug)]
+pub struct RowTallies<'a> {
+    /// The variant.
+    pub variant: &'a str,
+    /// Players A and B.
+    pub players: &'a [String; 2],
+    /// What was counted.
+    pub tallies: &'a Tallies,
+}
+
+/// A study's table.
+#[derive(Clone, Debug)]
+pub enum StudyRows {
+    /// `sweep.csv`.
+    Sweep(Vec<SweepRow>),
+    /// `balance.csv`.
+    Balance(Vec<BalanceRow>),
+}
+
+/// One row of `sweep.csv`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepRow {
+    /// The variant.
+    pub variant: String,
+    /// The parameter swept.
+    pub parameter: String,
+    /// Its value in this row.
+    pub value: String,
+    /// The swept profile.
+    pub player_a: String,
+    /// The opponent.
+    pub player_b: String,
+    /// Games played (0 in hands mode).
+    pub games: u64,
+    /// Hands played.
+    pub hands: u64,
+    /// A's share of games (hands in hands mode) won.
+    pub score: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub score_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub score_hi: f64,
+    /// A's mean net points per hand.
+    pub a_points_per_hand: f64,
+    /// Its 95 % t interval, low end.
+    pub a_points_per_hand_lo: f64,
+    /// Its 95 % t interval, high end.
+    pub a_points_per_hand_hi: f64,
+    /// A's Elo difference.
+    pub elo: f64,
+    /// Its 95 % interval, low end.
+    pub elo_lo: f64,
+    /// Its 95 % interval, high end.
+    pub elo_hi: f64,
+}
+
+/// The rows of `sweep.csv`: row `i` has the value `values[i % values.len()]`
+/// (rows are variant-major, values within).
+#[must_use]
+pub fn sweep_rows(param: &str, values: &[String], rows: &[RowTallies<'_>]) -> Vec<SweepRow> {
+    rows.iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let t = r.tallies;
+            let (wins, n) = if t.games > 0 {
+                (t.a_game_wins, t.games)
+            } else {
+                (t.a_hand_wins, t.hands)
+            };
+            let (score, score_lo, score_hi) = wilson_rate(wins, n);
+            let (pph, pph_lo, pph_hi) = t.a_net_points.t_interval(0.95);
+            let (sc, se) = t.score();
+            let (elo, elo_lo, elo_hi) = crate::stats::elo_interval(sc, se);
+            SweepRow {
+                variant: r.variant.to_owned(),
+                parameter: param.to_owned(),
+                value: values[i % values.len()].clone(),
+                player_a: r.players[0].clone(),
+                player_b: r.players[1].clone(),
+                games: t.games,
+                hands: t.hands,
+                score,
+                score_lo,
+                score_hi,
+                a_points_per_hand: r6(pph),
+                a_points_per_hand_lo: r6(pph_lo),
+                a_points_per_hand_hi: r6(pph_hi),
+                elo: finite(elo),
+                elo_lo: finite(elo_lo),
+                elo_hi: finite(elo_hi),
+            }
+        })
+        .collect()
+}
+
+/// `sweep.svg`: the score against the value, one line per variant, when
+/// every value is a number (`None` otherwise).
+#[must_use]
+pub fn sweep_chart(
+    rows: &[SweepRow],
+    strategy: &str,
+    param: &str,
+    vs: &str,
+    unit: &str,
+) -> Option<String> {
+    let mut series: Vec<Series> = Vec::new();
+    for r in rows {
+        let x = r.value.parse::<f64>().ok()?;
+        if series.last().is_none_or(|s| s.label != r.variant) {
+            series.push(Series {
+                label: r.variant.clone(),
+                points: Vec::new(),
+            });
+        }
+        series.last_mut()?.points.push(Point {
+            x,
+            y: r.score,
+            lo: r.score_lo,
+            hi: r.score_hi,
+        });
+    }
+    let title = format!("{strategy} {param} vs {vs}");
+    let y = format!("share of {unit} won by {strategy} (95 % Wilson)");
+    Some(line_chart(&title, param, &y, &series, Some(0.5)))
+}
+
+/// One row of `balance.csv`: how a rule variant plays with one strategy in
+/// both seats.
+#[derive(Clone, Debug, Serialize)]
+pub struct BalanceRow {
+    /// The variant.
+    pub variant: String,
+    /// The strategy in both seats.
+    pub strategy: String,
+    /// Hands played.
+    pub hands: u64,
+    /// Games played (0 in hands mode).
+    pub games: u64,
+    /// Share of decided hands won by the non-dealer.
+    pub non_dealer_win_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub non_dealer_win_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub non_dealer_win_hi: f64,
+    /// Gins (big gins included) / hands.
+    pub gin_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub gin_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub gin_hi: f64,
+    /// Undercuts / hands.
+    pub undercut_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub undercut_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub undercut_hi: f64,
+    /// Knocks won by the knocker / hands.
+    pub knock_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub knock_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub knock_hi: f64,
+    /// Void hands / hands.
+    pub void_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub void_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub void_hi: f64,
+    /// Mean turns per hand.
+    pub mean_turns: f64,
+    /// Its 95 % t interval, low end.
+    pub mean_turns_lo: f64,
+    /// Its 95 % t interval, high end.
+    pub mean_turns_hi: f64,
+    /// Standard deviation of the hand score (seat A's points won or lost).
+    pub hand_score_sd: f64,
+    /// Mean points changing hands per decided hand.
+    pub mean_points_per_decided_hand: f64,
+}
+
+/// The rows of `balance.csv`, one per variant.
+#[must_use]
+pub fn balance_rows(strategy: &str, rows: &[RowTallies<'_>]) -> Vec<BalanceRow> {
+    rows.iter()
+        .map(|r| {
+            let t = r.tallies;
+            let (non_dealer_win_rate, non_dealer_win_lo, non_dealer_win_hi) =
+                wilson_rate(t.non_dealer_wins, t.decided());
+            let (gin_rate, gin_lo, gin_hi) = wilson_rate(t.gins + t.big_gins, t.hands);
+            let (undercut_rate, undercut_lo, undercut_hi) = wilson_rate(t.undercuts, t.hands);
+            let (knock_rate, knock_lo, knock_hi) = wilson_rate(t.knocks, t.hands);
+            let (void_rate, void_lo, void_hi) = wilson_rate(t.voids, t.hands);
+            let (turns, turns_lo, turns_hi) = t.turns.t_interval(0.95);
+            let points: i64 = t.hand_score.iter().map(|(v, n)| v.abs() * *n as i64).sum();
+            BalanceRow {
+                variant: r.variant.to_owned(),
+                strategy: strategy.to_owned(),
+                hands: t.hands,
+                games: t.games,
+                non_dealer_win_rate,
+                non_dealer_win_lo,
+                non_dealer_win_hi,
+                gin_rate,
+                gin_lo,
+                gin_hi,
+                undercut_rate,
+                undercut_lo,
+                undercut_hi,
+                knock_rate,
+                knock_lo,
+                knock_hi,
+                void_rate,
+                void_lo,
+                void_hi,
+                mean_turns: r6(turns),
+                mean_turns_lo: r6(turns_lo),
+                mean_turns_hi: r6(turns_hi),
+                hand_score_sd: r6(t.a_net_points.variance().sqrt()),
+                mean_points_per_decided_hand: r6(points as f64 / t.decided().max(1) as f64),
+            }
+        })
+        .collect()
+}
+
+/// A file-name-safe form of a row's names.
+fn slug(variant: &str, players: &[String; 2]) -> String {
+    format!("{variant}-{}-vs-{}", players[0], players[1])
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The file names of a row's charts: the hand-score histogram, and the
+/// game-margin one when `games`.
+#[must_use]
+pub fn chart_names(variant: &str, players: &[String; 2], games: bool) -> Vec<String> {
+    let slug = slug(variant, players);
+    let mut names = vec![format!("hand_score-{slug}.svg")];
+    if games {
+        names.push(format!("game_margin-{slug}.svg"));
+    }
+    names
+}
+
+/// A row's histograms: file names and SVG text.
+#[must_use]
+pub fn histograms(variant: &str, players: &[String; 2], t: &Tallies) -> Vec<(String, String)> {
+    let [a, b] = players;
+    let mut charts = vec![(
+        format!("{variant}: {a} vs {b}, hand score"),
+        "hand score from A's side (points won, or minus points lost)",
+        &t.hand_score,
+    )];
+    if t.games > 0 {
+        charts.push((
+            format!("{variant}: {a} vs {b}, game margin"),
+            "game margin from A's side",
+            &t.game_margin,
+        ));
+    }
+    chart_names(variant, players, t.games > 0)
+        .into_iter()
+        .zip(charts)
+        .map(|(name, (title, x_label, map))| {
+            let counts: Vec<(i64, u64)> = map.iter().map(|(&v, &n)| (v, n)).collect();
+            (name, histogram(&title, x_label, &counts))
+        })
+        .collect()
+}

@@ -1,0 +1,373 @@
+//! The terminal's tables, each figure read from the row a CSV file is
+//! written from, so the terminal and the files cannot disagree.
+//!
+//! One style throughout: a rate is `50.0% [49.9, 50.1]`, a signed figure
+//! `+12.3 [-1.0, +25.6]`, and no figure prints as a negative zero.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::{BalanceRow, SummaryRow, SweepRow};
+use crate::stats::{Sprt, SprtDecision};
+
+/// `x` with `places` decimals, never `-0.0`.
+#[must_use]
+pub fn fixed(x: f64, places: usize) -> String {
+    let text = format!("{x:.places$}");
+    match text.strip_prefix('-') {
+        Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => rest.to_owned(),
+        _ => text,
+    }
+}
+
+/// `x` with a sign and `places` decimals; zero is `+0.0`, never `-0.0`.
+#[must_use]
+pub fn signed(x: f64, places: usize) -> String {
+    let text = fixed(x, places);
+    if text.starts_with('-') {
+        text
+    } else {
+        format!("+{text}")
+    }
+}
+
+/// A rate and its interval in percent: `50.0% [49.9, 50.1]`.
+#[must_use]
+pub fn percent(rate: f64, lo: f64, hi: f64) -> String {
+    format!(
+        "{}% [{}, {}]",
+        fixed(100.0 * rate, 1),
+        fixed(100.0 * lo, 1),
+        fixed(100.0 * hi, 1)
+    )
+}
+
+/// A mean and its interval: `7.82 [7.70, 7.94]`.
+#[must_use]
+pub fn mean(x: f64, lo: f64, hi: f64, places: usize) -> String {
+    format!(
+        "{} [{}, {}]",
+        fixed(x, places),
+        fixed(lo, places),
+        fixed(hi, places)
+    )
+}
+
+/// A signed figure and its interval: `+12.3 [-1.0, +25.6]`.
+#[must_use]
+pub fn signed_interval(x: f64, lo: f64, hi: f64, places: usize) -> String {
+    format!(
+        "{} [{}, {}]",
+        signed(x, places),
+        signed(lo, places),
+        signed(hi, places)
+    )
+}
+
+/// An Elo and its interval, or `-` when nothing was played (an empty
+/// shard), which has no Elo (its clamped score would print as -3600).
+fn elo_text(hands: u64, elo: f64, lo: f64, hi: f64, places: usize) -> String {
+    if hands == 0 {
+        "-".to_owned()
+    } else {
+        signed_interval(elo, lo, hi, places)
+    }
+}
+
+/// The first line of a match's report, printed before any hand is played.
+#[must_use]
+pub fn match_header(names: &[String; 2], variant: &str, seed: u64, duplicate: bool) -> String {
+    let deals = if duplicate {
+        "duplicate deals"
+    } else {
+        "single deals"
+    };
+    format!(
+        "A = {}, B = {}, rules {variant}, seed {seed}, {deals}\n",
+        names[0], names[1]
+    )
+}
+
+/// The rest of a match's report, from its summary row.
+#[must_use]
+pub fn match_report(r: &SummaryRow, seconds: f64, threads: usize) -> String {
+    let mut out = String::new();
+    let n = r.hands;
+    let speed = fixed(n as f64 / seconds.max(1e-9), 0);
+    let threads = if threads == 1 {
+        "1 thread".to_owned()
+    } else {
+        format!("{threads} threads")
+    };
+    writeln!(
+        out,
+        "{n} hands in {seconds:.2} s ({speed} hands/s, {threads})"
+    )
+    .unwrap();
+    let mut line = |label: &str, text: String| writeln!(out, "{label:<13} {text}").unwrap();
+    let b_rate = crate::stats::rate(r.b_hand_wins, n);
+    let (b_lo, b_hi) = crate::stats::wilson(r.b_hand_wins, n, crate::stats::Z95);
+    line(
+        "hands won",
+        format!(
+            "A {}   B {}",
+            percent(r.a_hand_win_rate, r.a_hand_win_lo, r.a_hand_win_hi),
+            percent(b_rate, b_lo, b_hi)
+        ),
+    );
+    line(
+        "non-dealer",
+        format!(
+            "won {} of {} decided hands: {}",
+            r.non_dealer_wins,
+            r.a_hand_wins + r.b_hand_wins,
+            percent(
+                r.non_dealer_win_rate,
+                r.non_dealer_win_lo,
+                r.non_dealer_win_hi
+            )
+        ),
+    );
+    line("knock won", percent(r.knock_rate, r.knock_lo, r.knock_hi));
+    line("gin", percent(r.gin_rate, r.gin_lo, r.gin_hi));
+    if r.big_gins > 0 {
+        line("big gin", format!("{} hands (counted in gin)", r.big_gins));
+    }
+    line(
+        "undercut",
+        percent(r.undercut_rate, r.undercut_lo, r.undercut_hi),
+    );
+    if r.ties > 0 {
+        line("tie", format!("{} hands", r.ties));
+    }
+    line("void", percent(r.void_rate, r.void_lo, r.void_hi));
+    line(
+        "A net points",
+        format!(
+            "{} per hand",
+            signed_interval(
+                r.a_points_per_hand,
+                r.a_points_per_hand_lo,
+                r.a_points_per_hand_hi,
+                2
+            )
+        ),
+    );
+    line("turns/hand", fixed(r.mean_turns, 1));
+    if r.games > 0 {
+        line(
+            "games won",
+            format!(
+                "A {}   B {}",
+                percent(r.a_game_win_rate, r.a_game_win_lo, r.a_game_win_hi),
+                percent(
+                    1.0 - r.a_game_win_rate,
+                    1.0 - r.a_game_win_hi,
+                    1.0 - r.a_game_win_lo
+                )
+            ),
+        );
+        line(
+            "A margin",
+            format!(
+                "{} per game",
+                signed_interval(
+                    r.a_margin_per_game,
+                    r.a_margin_per_game_lo,
+                    r.a_margin_per_game_hi,
+                    1
+                )
+            ),
+        );
+    }
+    let unit = if r.games > 0 { "games" } else { "hands" };
+    if r.a_forfeits + r.b_forfeits > 0 {
+        line(
+            "forfeits",
+            format!(
+                "A {}   B {} ({unit} lost by forfeit)",
+                r.a_forfeits, r.b_forfeits
+            ),
+        );
+    }
+    if r.hands == 0 {
+        line("A Elo", format!("none: no {unit} played"));
+    } else {
+        line(
+            "A Elo",
+            format!(
+                "{} (score {}% over {unit})",
+                signed_interval(r.elo, r.elo_lo, r.elo_hi, 1),
+                fixed(100.0 * r.score, 1)
+            ),
+        );
+    }
+    out
+}
+
+/// The line an SPRT ends with.
+#[must_use]
+pub fn sprt_line(sprt: &Sprt, llr: f64, decision: SprtDecision, units: u64) -> String {
+    let (lower, upper) = sprt.bounds();
+    let verdict = match decision {
+        SprtDecision::AcceptH1 => format!("H1 accepted: A is at least {} Elo stronger", sprt.elo1),
+        SprtDecision::AcceptH0 => format!("H0 accepted: A is not {} Elo stronger", sprt.elo1),
+        SprtDecision::Continue => "undecided: the game or hand limit came first".to_owned(),
+    };
+    format!(
+        "SPRT          elo0 {} elo1 {} alpha {} beta {}: LLR {} after {units} units (stops below {} or above {}): {verdict}\n",
+        sprt.elo0,
+        sprt.elo1,
+        sprt.alpha,
+        sprt.beta,
+        fixed(llr, 2),
+        fixed(lower, 2),
+        fixed(upper, 2)
+    )
+}
+
+/// `run`'s and `merge`'s table of summary rows.
+#[must_use]
+pub fn summary_table(rows: &[SummaryRow], seconds: f64, dir: &Path) -> String {
+    let mut out = String::new();
+    let pct = |x: f64| fixed(100.0 * x, 1);
+    writeln!(
+        out,
+        "{:<14} {:<16} {:<16} {:>8} {:>20} {:>20} {:>22} {:>6} {:>6} {:>6}",
+        "variant",
+        "A",
+        "B",
+        "hands",
+        "A hands won %",
+        "A games won %",
+        "A Elo",
+        "gin%",
+        "uc%",
+        "void%"
+    )
+    .unwrap();
+    for r in rows {
+        let games = if r.games == 0 {
+            "-".to_owned()
+        } else {
+            format!(
+                "{} [{}, {}]",
+                pct(r.a_game_win_rate),
+                pct(r.a_game_win_lo),
+                pct(r.a_game_win_hi)
+            )
+        };
+        writeln!(
+            out,
+            "{:<14} {:<16} {:<16} {:>8} {:>20} {:>20} {:>22} {:>6} {:>6} {:>6}",
+            r.variant,
+            r.player_a,
+            r.player_b,
+            r.hands,
+            format!(
+                "{} [{}, {}]",
+                pct(r.a_hand_win_rate),
+                pct(r.a_hand_win_lo),
+                pct(r.a_hand_win_hi)
+            ),
+            games,
+            elo_text(r.hands, r.elo, r.elo_lo, r.elo_hi, 0),
+            pct(r.gin_rate),
+            pct(r.undercut_rate),
+            pct(r.void_rate),
+        )
+        .unwrap();
+    }
+    writeln!(
+        out,
+        "{} rows in {seconds:.1} s; written to {}",
+        rows.len(),
+        dir.display()
+    )
+    .unwrap();
+    out
+}
+
+/// `sweep`'s table.
+#[must_use]
+pub fn sweep_table(rows: &[SweepRow], param: &str, unit: &str, dir: &Path) -> String {
+    let mut out = String::new();
+    writeln!(
+        out,
+        "{:<14} {:>8} {:>24} {:>26}",
+        "variant",
+        param,
+        format!("{unit} won %"),
+        "A Elo"
+    )
+    .unwrap();
+    for r in rows {
+        writeln!(
+            out,
+            "{:<14} {:>8} {:>24} {:>26}",
+            r.variant,
+            r.value,
+            format!(
+                "{} [{}, {}]",
+                fixed(100.0 * r.score, 1),
+                fixed(100.0 * r.score_lo, 1),
+                fixed(100.0 * r.score_hi, 1)
+            ),
+            elo_text(r.hands, r.elo, r.elo_lo, r.elo_hi, 1)
+        )
+        .unwrap();
+    }
+    writeln!(out, "written to {}", dir.display()).unwrap();
+    out
+}
+
+/// `balance`'s table.
+#[must_use]
+pub fn balance_table(rows: &[BalanceRow], dir: &Path) -> String {
+    let pct = |x: f64| fixed(100.0 * x, 1);
+    let mut out = String::new();
+    writeln!(
+        out,
+        "{:<12} {:>22} {:>6} {:>6} {:>6} {:>6} {:>7} {:>8}",
+        "variant", "non-dealer wins %", "gin%", "uc%", "knock%", "void%", "turns", "score sd"
+    )
+    .unwrap();
+    for r in rows {
+        writeln!(
+            out,
+            "{:<12} {:>22} {:>6} {:>6} {:>6} {:>6} {:>7} {:>8}",
+            r.variant,
+            format!(
+                "{} [{}, {}]",
+                pct(r.non_dealer_win_rate),
+                pct(r.non_dealer_win_lo),
+                pct(r.non_dealer_win_hi)
+            ),
+            pct(r.gin_rate),
+            pct(r.undercut_rate),
+            pct(r.knock_rate),
+            pct(r.void_rate),
+            fixed(r.mean_turns, 1),
+            fixed(r.hand_score_sd, 1)
+        )
+        .unwrap();
+    }
+    writeln!(out, "written to {}", dir.display()).unwrap();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_negative_zero() {
+        assert_eq!(fixed(-0.0, 1), "0.0");
+        assert_eq!(fixed(-0.04, 1), "0.0");
+        assert_eq!(fixed(-0.05001, 1), "-0.1");
+        assert_eq!(signed(-0.0, 0), "+0");
+        assert_eq!(signed(-0.4, 0), "+0");
+        assert_eq!(signed(-0.6, 0), "-1");
+        assert_eq!(signed(5.0, 0), "+5");
+    }
+}
