@@ -1761,3 +1761,35 @@ fn sprt_refuses_shards_with_the_reason() {
         &["whole sequence of deals"],
     );
 }
+
+#[test]
+fn out_keeps_files_ginlab_did_not_write() {
+    let dir = out_dir("users-files");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mine = ["sweep.csv", "balance.csv", "hand_score-user.svg"];
+    for name in mine {
+        std::fs::write(dir.join(name), "mine").unwrap();
+    }
+    assert!(match_into(&dir, &[]).status.success());
+    // A second run of other rows removes the first run's charts only.
+    let output = ginlab()
+        .args(["match", "greedy", "random", "--hands", "10", "-q", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    for name in mine {
+        assert_eq!(
+            std::fs::read_to_string(dir.join(name)).unwrap(),
+            "mine",
+            "{name}"
+        );
+    }
+    let names = file_names(&dir);
+    assert!(names.contains(&"hand_score-standard-greedy-vs-random.svg".to_owned()));
+    assert!(
+        !names.contains(&"hand_score-standard-greedy-vs-simple.svg".to_owned()),
+        "{names:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

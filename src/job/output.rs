@@ -6,10 +6,9 @@ use std::path::Path;
 
 use crate::report::{
     self, MANIFEST, ResultFiles, RowTallies, StudyRows, SummaryRow, csv_bytes, distribution_rows,
-    is_result_file,
 };
 
-use super::state::State;
+use super::state::{State, read_state};
 use super::{JobError, StudyKind};
 
 /// The presentation rows of `state`: the summary and the study's table.
@@ -95,29 +94,56 @@ pub(super) fn write_result(
     // A run that reproduces the folder's files keeps its manifest, which
     // names a command and commit that made exactly these bytes: re-making a
     // committed result leaves the tree clean.
-    let manifest =
-        reproduced_manifest(dir, &entries).unwrap_or_else(|| manifest_toml.as_bytes().to_vec());
+    let earlier = earlier_files(dir);
+    let manifest = reproduced_manifest(dir, &entries, &earlier)
+        .unwrap_or_else(|| manifest_toml.as_bytes().to_vec());
     entries.push((MANIFEST.into(), manifest));
     let mut files = ResultFiles::new(dir).map_err(run)?;
     for (name, bytes) in &entries {
         files.add(name, bytes).map_err(run)?;
     }
-    files.commit().map_err(run)?;
+    files.commit(&earlier).map_err(run)?;
     Ok((summary, study))
 }
 
+/// The files the run that last wrote `dir` wrote there, by its own
+/// `tallies.json` (its rows and study); none when there is no such record.
+/// Only these are ever removed as stale.
+fn earlier_files(dir: &Path) -> Vec<String> {
+    let Ok(earlier) = read_state(&dir.join("tallies.json")) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = ["summary.csv", "distribution.csv", "tallies.json", MANIFEST]
+        .map(String::from)
+        .to_vec();
+    for r in &earlier.rows {
+        names.extend(report::chart_names(
+            &r.variant,
+            &r.players,
+            r.tallies.games > 0,
+        ));
+    }
+    match earlier.study {
+        StudyKind::Match => {}
+        StudyKind::Sweep { .. } => names.extend(["sweep.csv".into(), "sweep.svg".into()]),
+        StudyKind::Balance { .. } => names.push("balance.csv".into()),
+    }
+    names
+}
+
 /// The manifest in `dir` if the folder already holds exactly `entries` (the
-/// same bytes, and no other result file that the commit would remove).
-fn reproduced_manifest(dir: &Path, entries: &[(String, Vec<u8>)]) -> Option<Vec<u8>> {
+/// same bytes, and no file of the earlier run that the commit would remove).
+fn reproduced_manifest(
+    dir: &Path,
+    entries: &[(String, Vec<u8>)],
+    earlier: &[String],
+) -> Option<Vec<u8>> {
     let manifest = std::fs::read(dir.join(MANIFEST)).ok()?;
     let same = entries
         .iter()
         .all(|(name, bytes)| std::fs::read(dir.join(name)).is_ok_and(|old| old == *bytes));
-    let no_other = std::fs::read_dir(dir).ok()?.all(|entry| {
-        entry.is_ok_and(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            name == MANIFEST || !is_result_file(&name) || entries.iter().any(|(n, _)| *n == name)
-        })
+    let no_other = earlier.iter().all(|name| {
+        name == MANIFEST || entries.iter().any(|(n, _)| n == name) || !dir.join(name).exists()
     });
     (same && no_other).then_some(manifest)
 }

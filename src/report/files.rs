@@ -171,8 +171,9 @@ pub fn is_result_file(name: &str) -> bool {
 /// [`ResultFiles::add`] writes and syncs each file beside its target;
 /// [`ResultFiles::commit`] renames them all into place, the manifest last,
 /// then removes the result files an earlier run left in the folder that this
-/// one did not write (charts of other pairings, a sweep's table), so the
-/// folder holds one run. Files ginlab does not write are left alone. Dropped
+/// one did not write (charts of other pairings, a sweep's table), as named
+/// by the earlier run's own record, so the folder holds one run. Files
+/// ginlab did not write are left alone, whatever their names. Dropped
 /// without a commit, it removes what it wrote and the folder is unchanged.
 #[derive(Debug)]
 pub struct ResultFiles {
@@ -218,12 +219,13 @@ impl ResultFiles {
         Ok(())
     }
 
-    /// Puts every file in place, the manifest last, and removes stale result
-    /// files.
+    /// Puts every file in place, the manifest last, then removes the files
+    /// named in `earlier` (what the earlier run in the folder wrote, by its
+    /// own record) that this run did not write. Nothing else is removed.
     ///
     /// # Errors
     /// A rename or removal that fails, naming the file.
-    pub fn commit(mut self) -> std::io::Result<()> {
+    pub fn commit(mut self, earlier: &[String]) -> std::io::Result<()> {
         let is_manifest = |s: &Staged| s.path.file_name() == Some(MANIFEST.as_ref());
         self.staged.sort_by_key(is_manifest);
         let written: HashSet<PathBuf> = self.staged.iter().map(|s| s.path.clone()).collect();
@@ -233,12 +235,10 @@ impl ResultFiles {
                 std::io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
             })?;
         }
-        for entry in std::fs::read_dir(&self.dir)? {
-            let entry = entry?;
-            let path = entry.path();
-            let stale = entry.file_type()?.is_file()
-                && is_result_file(&entry.file_name().to_string_lossy())
-                && !written.contains(&path);
+        for name in earlier {
+            let path = self.dir.join(name);
+            let stale = !written.contains(&path)
+                && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
             if stale {
                 std::fs::remove_file(&path).map_err(|e| {
                     std::io::Error::new(e.kind(), format!("removing {}: {e}", path.display()))
@@ -274,7 +274,7 @@ mod tests {
         let mut first = ResultFiles::new(&dir).unwrap();
         first.add("summary.csv", b"old summary").unwrap();
         first.add(MANIFEST, b"old manifest").unwrap();
-        first.commit().unwrap();
+        first.commit(&[]).unwrap();
         // A folder where the second run's chart should go: its write fails
         // after the summary was written.
         std::fs::create_dir(
@@ -306,16 +306,22 @@ mod tests {
         for name in ["summary.csv", "hand_score-a.svg", "sweep.csv", MANIFEST] {
             first.add(name, b"first").unwrap();
         }
-        first.commit().unwrap();
+        first.commit(&[]).unwrap();
         std::fs::write(dir.join("notes.txt"), b"mine").unwrap();
+        // The user's own file of a name ginlab uses, not in the record.
+        std::fs::write(dir.join("balance.csv"), b"mine").unwrap();
         let mut second = ResultFiles::new(&dir).unwrap();
         for name in [MANIFEST, "summary.csv", "hand_score-b.svg"] {
             second.add(name, b"second").unwrap();
         }
-        second.commit().unwrap();
+        let earlier: Vec<String> = ["summary.csv", "hand_score-a.svg", "sweep.csv", MANIFEST]
+            .map(String::from)
+            .to_vec();
+        second.commit(&earlier).unwrap();
         assert_eq!(
             names(&dir),
             [
+                "balance.csv",
                 "hand_score-b.svg",
                 "manifest.toml",
                 "notes.txt",
