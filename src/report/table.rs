@@ -361,6 +361,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_gin_line_is_the_csv_gin_rate() {
+        // 10 hands: 1 gin, 1 big gin, 8 knocks. gin_rate counts both
+        // (20 %); the terminal once printed 10 % beside it.
+        let mut t = crate::sim::Tallies {
+            hands: 10,
+            a_hand_wins: 10,
+            gins: 1,
+            big_gins: 1,
+            knocks: 8,
+            ..Default::default()
+        };
+        for _ in 0..10 {
+            t.a_net_points.add(20);
+            t.turns.add(10);
+        }
+        let row = SummaryRow::new("standard", "a", "b", &t, 1);
+        assert_eq!(row.gin_rate, 0.2);
+        let text = match_report(&row, 1.0, 1);
+        let gin = text.lines().find(|l| l.starts_with("gin ")).unwrap();
+        assert_eq!(
+            gin,
+            format!(
+                "gin           {}",
+                percent(row.gin_rate, row.gin_lo, row.gin_hi)
+            )
+        );
+        assert!(gin.starts_with("gin           20.0% ["), "{gin}");
+        assert!(
+            text.contains("big gin       1 hands (counted in gin)"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn no_negative_zero() {
         assert_eq!(fixed(-0.0, 1), "0.0");
         assert_eq!(fixed(-0.04, 1), "0.0");
