@@ -159,8 +159,6 @@ mod tests {
     /// (df, p, quantile): 423 points from df 1 to 10¹², computed at 40
     /// digits with mpmath and agreeing with SciPy's (Boost's) quantile to
     /// 10⁻¹²; `tests/data/t-quantiles.py` makes the file.
-    // 17 significant digits, as mpmath wrote them: the nearest f64 is meant.
-    #[allow(clippy::excessive_precision)]
     const REFERENCE: &[(u64, f64, f64)] = include!("../../tests/data/t-quantiles.rs.in");
 
     #[test]
