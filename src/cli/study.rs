@@ -169,6 +169,12 @@ pub struct BalanceArgs {
 }
 
 pub fn balance(args: BalanceArgs) -> Result<(), Failure> {
+    if args.study.no_duplicate {
+        return Err(Failure::input(
+            "--no-duplicate: a balance study plays every deal once already (one strategy in \
+             both seats, so a seat-swapped replay would repeat the hand)",
+        ));
+    }
     args.study.play(Layout::Balance {
         strategy: args.strategy.clone(),
     })
