@@ -40,7 +40,7 @@ pub struct MatchArgs {
     #[arg(long, value_parser = ["a", "b"])]
     dealer: Option<String>,
     /// Master seed; every deck and random choice derives from it (default:
-    /// from the clock, printed so the run can be repeated).
+    /// random, from the operating system, printed so the run can be repeated).
     #[arg(long)]
     seed: Option<u64>,
     /// Worker threads (default: one per core). The output does not depend on it.
@@ -119,7 +119,8 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         ));
     }
     let rules = args.rules.resolve()?;
-    let (a, b) = (resolve(&args.a, "A")?, resolve(&args.b, "B")?);
+    let (mut a, mut b) = (resolve(&args.a, "A")?, resolve(&args.b, "B")?);
+    super::strategies::tell_apart(&mut a, &mut b);
     let names = [a.name, b.name];
     let (a, b) = (a.profile, b.profile);
     let work = match (args.hands, args.games, &args.decks) {
@@ -135,11 +136,7 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         },
         _ => unreachable!("clap requires one of --hands, --games, --decks"),
     };
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = super::master_seed(args.seed, &[&a, &b])?;
     let mut plan = Plan {
         rules,
         profiles: [a, b],
@@ -226,6 +223,11 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         text.push_str(&line);
     }
     text.push_str(&bot_lines(&plan));
+    if args.record.as_deref() == Some(std::path::Path::new("-")) {
+        // The records took standard output; the report goes beside it.
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+        return Ok(());
+    }
     write_stdout(text.as_bytes())
 }
 
@@ -236,10 +238,10 @@ fn bot_lines(plan: &Plan) -> String {
         if let ginlab::strategy::Profile::External(bot) = profile {
             writeln!(
                 out,
-                "bot {seat}         {} processes started, {} failed games; stderr logs in {}",
+                "bot {seat}         {} processes started, {} failed games; {}",
                 bot.processes_started(),
                 bot.failures(),
-                bot.log_dir().display()
+                super::check_bot::where_logs_are(bot)
             )
             .unwrap();
         }

@@ -13,6 +13,7 @@
 //!   `checkpoint.json` after every block; `--resume` continues from it and
 //!   ends with the same files as an uninterrupted run.
 
+use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -21,7 +22,7 @@ use ginlab::report::{
     AtomicFile, DistributionRow, MANIFEST, Manifest, ResultFiles, SummaryRow, csv_bytes,
     distribution_rows, write_atomic,
 };
-use ginlab::sim::{Labels, Plan, RunError, Tallies};
+use ginlab::sim::{Labels, Plan, RecordTarget, RunError, Tallies};
 use serde::{Deserialize, Serialize};
 
 use super::{Failure, progress};
@@ -154,34 +155,68 @@ pub struct Options {
 /// [`Recorder::commit`] puts in place whole.
 pub struct Recorder {
     path: PathBuf,
-    file: AtomicFile,
+    file: RecordFile,
+}
+
+/// Where a [`Recorder`]'s lines go ([`RecordTarget`]).
+enum RecordFile {
+    /// A regular file, written whole and renamed into place.
+    Whole(AtomicFile),
+    /// Standard output, a FIFO or a device, written as it goes.
+    Stream(Box<dyn Write>),
+}
+
+impl Write for RecordFile {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        match self {
+            RecordFile::Whole(file) => file.write(bytes),
+            RecordFile::Stream(out) => out.write(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            RecordFile::Whole(file) => file.flush(),
+            RecordFile::Stream(out) => out.flush(),
+        }
+    }
 }
 
 impl Recorder {
     /// Starts the record file `path` (a path that cannot be written is bad
-    /// input, found before anything is played).
+    /// input, found before anything is played). See [`RecordTarget`]: a
+    /// FIFO, a device or `-` is streamed to, a link's target is replaced,
+    /// anything else that is not a regular file is refused.
     pub fn create(path: &Path) -> Result<Recorder, Failure> {
-        if path.is_dir() {
-            return Err(Failure::input(format!(
-                "--record {}: is a directory; give a file name",
-                path.display()
-            )));
-        }
-        let file = AtomicFile::create(path).map_err(|e| {
-            Failure::input(format!("--record {}: cannot write it: {e}", path.display()))
-        })?;
+        let bad =
+            |e: &dyn std::fmt::Display| Failure::input(format!("--record {}: {e}", path.display()));
+        let file = match RecordTarget::of(path).map_err(|e| bad(&e))? {
+            RecordTarget::Stdout => RecordFile::Stream(Box::new(std::io::stdout())),
+            RecordTarget::Stream(target) => RecordFile::Stream(Box::new(std::io::BufWriter::new(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(target)
+                    .map_err(|e| bad(&format_args!("cannot write it: {e}")))?,
+            ))),
+            RecordTarget::File(target) => RecordFile::Whole(
+                AtomicFile::create(&target)
+                    .map_err(|e| bad(&format_args!("cannot write it: {e}")))?,
+            ),
+        };
         Ok(Recorder {
             path: path.to_owned(),
             file,
         })
     }
 
-    /// Puts the finished file in place.
+    /// Puts the finished file in place (a stream is flushed).
     pub fn commit(self) -> Result<(), Failure> {
         let path = self.path;
-        self.file
-            .commit()
-            .map_err(|e| Failure::Run(anyhow::anyhow!("writing {}: {e}", path.display())))
+        let done = match self.file {
+            RecordFile::Whole(file) => file.commit(),
+            RecordFile::Stream(mut out) => out.flush(),
+        };
+        done.map_err(|e| Failure::Run(anyhow::anyhow!("writing {}: {e}", path.display())))
     }
 }
 

@@ -52,12 +52,30 @@ fn available() -> Vec<String> {
 /// bot is started and must shake hands now, so a wrong command is bad input
 /// (exit code 2) rather than a run of forfeits.
 pub fn resolve(spec: &str, who: &str) -> Result<Named, Failure> {
-    let named = resolve_profile(spec, who)?;
+    let mut named = resolve_profile(spec, who)?;
     if let Profile::External(bot) = &named.profile {
-        bot.warm_up()
+        let hello = bot
+            .warm_up()
             .map_err(|e| Failure::input(format!("strategy {who}: {e}")))?;
+        // An inline bot is called by the name it gave (a profile file's
+        // `name`, or its file name, was chosen by the user).
+        if named.name == named.profile.to_string() {
+            named.name = hello.name;
+        }
     }
     Ok(named)
+}
+
+/// Two players whose names are equal but who are different bots: each
+/// name gets its command, so reports tell them apart.
+pub fn tell_apart(a: &mut Named, b: &mut Named) {
+    if let (Profile::External(x), Profile::External(y)) = (&a.profile, &b.profile)
+        && a.name == b.name
+        && x.spec() != y.spec()
+    {
+        a.name = format!("{} ({})", a.name, x.spec().command_line());
+        b.name = format!("{} ({})", b.name, y.spec().command_line());
+    }
 }
 
 fn resolve_profile(spec: &str, who: &str) -> Result<Named, Failure> {
