@@ -461,9 +461,14 @@ fn die_with_parent(command: &mut Command) {
     }
 }
 
+/// Whether this process ever started a bot (else [`end_orphans`] has
+/// nothing to look for).
+static SPAWNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Spawns `command` from a thread that lives as long as the process (on
 /// Linux; see [`die_with_parent`]), else from the calling thread.
 fn spawn_tied(command: Command) -> std::io::Result<Child> {
+    SPAWNED.store(true, Ordering::Relaxed);
     #[cfg(target_os = "linux")]
     {
         type Request = (Command, Sender<std::io::Result<Child>>);
@@ -517,7 +522,7 @@ pub fn adopt_orphans() {
 /// Linux only; elsewhere it does nothing.
 pub fn end_orphans() {
     #[cfg(target_os = "linux")]
-    {
+    if SPAWNED.load(Ordering::Relaxed) {
         use rustix::process::{Signal, WaitOptions, kill_process, waitpid};
         // Each round ends one generation; 64 rounds end any chain of
         // forks a bot can make in that time.
