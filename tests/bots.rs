@@ -817,3 +817,40 @@ fn reports_name_bots_by_their_hello() {
             &other["exec:".len()..]
         )));
 }
+
+/// Issue 15: a seed chosen for a match with a bot gets one warning; the
+/// default seed is random (two runs differ) and printed.
+#[test]
+fn a_chosen_seed_with_a_bot_is_warned_of_and_the_default_is_random() {
+    let game = ["greedy", "--hands", "2", "-q"];
+    let output = ginlab()
+        .args(["match", RANDOM_BOT])
+        .args(game)
+        .args(["--seed", "1"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr
+            .matches("warning: --seed 1 with an external bot")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    let seed = |output: std::process::Output| {
+        assert!(output.status.success());
+        assert!(!String::from_utf8_lossy(&output.stderr).contains("warning"));
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let after = stdout.split(", seed ").nth(1).unwrap().to_owned();
+        after.split(',').next().unwrap().parse::<u64>().unwrap()
+    };
+    let run = || {
+        ginlab()
+            .args(["match", RANDOM_BOT])
+            .args(game)
+            .output()
+            .unwrap()
+    };
+    assert_ne!(seed(run()), seed(run()));
+}
