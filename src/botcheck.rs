@@ -136,6 +136,9 @@ fn deck(non_dealer: &str, dealer: &str, twenty_first: &str, stock: &str) -> Deck
     .expect("scenario decks are valid")
 }
 
+/// The target of the whole-game scenario.
+const GAME_TARGET: u32 = 150;
+
 fn shuffled(seed: u64) -> Deck {
     Deck::shuffled(&mut Pcg64Mcg::seed_from_u64(seed))
 }
@@ -262,8 +265,11 @@ pub fn scenarios() -> Vec<Scenario> {
             opponent: Opponent::Greedy,
         },
         Scenario {
-            name: "a whole game to 50 points".into(),
-            rules: with(&|r| r.game_target = 50),
+            // More than one hand can score (the gin bonus plus ten cards'
+            // deadwood, at most 100), so the bot meets a second
+            // `hand_start` in one game (see the test below).
+            name: format!("a whole game to {GAME_TARGET} points (several hands)"),
+            rules: with(&|r| r.game_target = GAME_TARGET),
             setup: Setup::Game { seed: 17 },
             bot: opp,
             opponent: Opponent::Greedy,
@@ -443,7 +449,7 @@ pub fn check_bot(
         }
     }
     for (index, scenario) in scenarios().into_iter().enumerate() {
-        let outcome = play(&bot, &scenario, crate::sim::mix(index as u64), &mut report);
+        let outcome = play(&bot, &scenario, crate::seed::mix(index as u64), &mut report);
         progress(&scenario.name, &outcome);
         match outcome {
             Ok(decisions) => report.played.push((scenario.name, decisions)),
@@ -455,4 +461,28 @@ pub fn check_bot(
     }
     report.quit_cleanly = bot.quit_idle();
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 15: the whole game was to 50 points, which one gin could
+    /// reach, so a bot was never checked across a second `hand_start`.
+    #[test]
+    fn the_whole_game_takes_more_than_one_hand() {
+        let game = scenarios()
+            .into_iter()
+            .find(|s| matches!(s.setup, Setup::Game { .. }))
+            .expect("a whole-game scenario");
+        let rules = &game.rules;
+        // The most one hand can score: a bonus plus at most 100 deadwood
+        // (ten cards of 10), doubled by a spade upcard where that counts.
+        let bonus = rules
+            .gin_bonus
+            .max(rules.undercut_bonus)
+            .max(rules.big_gin_bonus.unwrap_or(0));
+        let doubling = if rules.spade_upcard_doubles { 2 } else { 1 };
+        assert!(rules.game_target > doubling * (bonus + 100), "{rules:?}");
+    }
 }

@@ -15,6 +15,7 @@
 
 pub mod cards;
 pub mod meld;
+pub mod seed;
 
 pub use cards::{Card, CardSet, Rank, Suit};
 pub use meld::{Arrangement, Meld, MeldKind, Showdown};

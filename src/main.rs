@@ -8,12 +8,20 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // Orphans of the bots (a helper that double-forked) are adopted by this
+    // process, so that they end with it (Linux).
+    ginlab::strategy::adopt_orphans();
     on_signals();
     let args = cli::Cli::parse();
-    match cli::run(args) {
+    let code = match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),
-    }
+    };
+    // The bots' default log folder goes unless a bot failed (an
+    // interrupted run keeps it: the handler above exits first).
+    ginlab::strategy::finish_logs();
+    ginlab::strategy::end_orphans();
+    code
 }
 
 /// On Ctrl-C, SIGTERM or SIGHUP: end the external bots (they run in process
@@ -44,6 +52,7 @@ fn on_signals() {
 /// Ends the bots, removes temporary files and exits with `code`.
 fn interrupted(code: i32) {
     ginlab::strategy::end_running_bots();
+    ginlab::strategy::end_orphans();
     ginlab::report::remove_temporary_files();
     std::process::exit(code);
 }

@@ -87,9 +87,14 @@ fn play(cmd: &[String], games: &str, rules: &str, dir: &Path, threads: &str) -> 
         .iter()
         .map(|word| serde_json::to_string(word).unwrap())
         .collect();
+    // Logs kept on purpose (a log_dir): the default folder goes when no bot
+    // failed, and these tests read the adapter's warnings.
+    let logs = dir.with_extension("logs");
+    let _ = std::fs::remove_dir_all(&logs);
     let text = format!(
-        "kind = \"external\"\nname = \"eaai\"\ncommand = [{}]\n",
-        command.join(", ")
+        "kind = \"external\"\nname = \"eaai\"\ncommand = [{}]\nlog_dir = {}\n",
+        command.join(", "),
+        serde_json::to_string(&logs.display().to_string()).unwrap()
     );
     std::fs::write(&profile, text).unwrap();
     let output = ginlab()

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ginlab::botcheck::{CheckReport, check_bot};
-use ginlab::strategy::{BotSpec, DEFAULT_TIMEOUT_MS};
+use ginlab::strategy::{Bot, BotSpec, DEFAULT_TIMEOUT_MS};
 
 use super::{Failure, write_stdout};
 
@@ -31,19 +31,14 @@ pub fn run(args: CheckBotArgs) -> Result<(), Failure> {
     spec.timeout_ms = args.timeout_ms;
     spec.log_dir = args.log_dir;
     if let Some(text) = &args.options {
-        spec.options = match serde_json::from_str(text) {
-            Ok(serde_json::Value::Object(map)) => map,
-            _ => {
-                return Err(Failure::input(format!(
-                    "--options `{text}`: expected a JSON object, e.g. '{{\"depth\": 2}}'"
-                )));
-            }
-        };
+        spec.options = ginlab::protocol::options_from_json(text).map_err(|e| {
+            Failure::input(format!(
+                "--options `{text}`: {e}; give a JSON object, e.g. '{{\"depth\": 2}}'"
+            ))
+        })?;
     }
     let command = spec.command_line();
-    let log_dir = ginlab::strategy::Bot::new(spec.clone())
-        .log_dir()
-        .to_owned();
+    let bot = ginlab::strategy::Bot::new(spec.clone());
     // Progress on stderr; a stderr that cannot be written must not panic.
     let note = |line: std::fmt::Arguments<'_>| {
         let _ = writeln!(std::io::stderr(), "{line}");
@@ -57,7 +52,10 @@ pub fn run(args: CheckBotArgs) -> Result<(), Failure> {
     if let Some(e) = &report.start_error {
         return Err(Failure::input(format!("check-bot: {e}")));
     }
-    let text = render(&report, &command, &log_dir.display().to_string());
+    if !report.passed() {
+        ginlab::strategy::keep_logs();
+    }
+    let text = render(&report, &command, &where_logs_are(&bot));
     write_stdout(text.as_bytes())?;
     if report.passed() {
         Ok(())
@@ -69,7 +67,7 @@ pub fn run(args: CheckBotArgs) -> Result<(), Failure> {
     }
 }
 
-fn render(report: &CheckReport, command: &str, log_dir: &str) -> String {
+fn render(report: &CheckReport, command: &str, logs: &str) -> String {
     let mut out = String::new();
     let name = report.name.as_deref().unwrap_or("(no valid hello)");
     writeln!(out, "bot        `{command}`, hello name \"{name}\"").unwrap();
@@ -106,7 +104,7 @@ fn render(report: &CheckReport, command: &str, log_dir: &str) -> String {
         None => "not checked (no process left running)",
     };
     writeln!(out, "quit       {quit}").unwrap();
-    writeln!(out, "logs       {log_dir}").unwrap();
+    writeln!(out, "logs       {logs}").unwrap();
     writeln!(
         out,
         "verdict    {}",
@@ -118,4 +116,17 @@ fn render(report: &CheckReport, command: &str, log_dir: &str) -> String {
     )
     .unwrap();
     out
+}
+
+/// Where `bot`'s stderr logs are, for the end of a report: the folder, or
+/// that the default folder is removed at exit because nothing failed.
+pub fn where_logs_are(bot: &Bot) -> String {
+    match bot.log_dir() {
+        Ok(dir) if bot.spec().log_dir.is_some() || ginlab::strategy::logs_kept() => {
+            format!("stderr logs in {}", dir.display())
+        }
+        Ok(_) => "stderr logs removed at exit (nothing failed; a profile's log_dir keeps them)"
+            .to_owned(),
+        Err(e) => e.to_string(),
+    }
 }

@@ -42,7 +42,7 @@ pub struct MatchArgs {
     #[arg(long, value_parser = ["a", "b"])]
     dealer: Option<String>,
     /// Master seed; every deck and random choice derives from it (default:
-    /// from the clock, printed so the run can be repeated).
+    /// random, from the operating system, printed so the run can be repeated).
     #[arg(long)]
     seed: Option<u64>,
     /// Worker threads (default: one per core). The output does not depend on it.
@@ -129,11 +129,7 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         },
         _ => unreachable!("clap requires one of --hands, --games, --decks"),
     };
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = super::master_seed(args.seed)?;
     let variant = variant_name(&args.rules);
     let spec = JobRequest {
         variants: vec![(variant.clone(), rules)],
@@ -152,6 +148,7 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     }
     .build(&resolver)?;
     let row = &spec.rows[0];
+    super::warn_chosen_seed(args.seed, &row.plan.profiles);
     let header = match_header(&row.players, &variant, seed, row.plan.duplicate);
     let options = job::Options {
         shard: args.shard,
@@ -164,11 +161,18 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     let start = Instant::now();
     let bar = progress::bar(args.quiet);
     let draw = on_progress(&bar);
+    // With `--record -` the records take standard output; the report goes
+    // to standard error.
+    let to_stderr = args.record.as_deref() == Some(std::path::Path::new("-"));
     let outcome = job::run(&spec, &options, &|event| {
         // The header as play starts (every input checked by then), so the
         // seed is on screen however long the run takes.
         if let Progress::Start { .. } = event {
-            let _ = write_stdout(header.as_bytes());
+            if to_stderr {
+                let _ = std::io::Write::write_all(&mut std::io::stderr(), header.as_bytes());
+            } else {
+                let _ = write_stdout(header.as_bytes());
+            }
         }
         draw(event);
     });
@@ -191,6 +195,10 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         ));
     }
     text.push_str(&bot_lines(&row.plan));
+    if to_stderr {
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+        return Ok(());
+    }
     write_stdout(text.as_bytes())
 }
 
@@ -201,10 +209,10 @@ fn bot_lines(plan: &Plan) -> String {
         if let ginlab::strategy::Profile::External(bot) = profile {
             writeln!(
                 out,
-                "bot {seat}         {} processes started, {} failed games; stderr logs in {}",
+                "bot {seat}         {} processes started, {} failed games; {}",
                 bot.processes_started(),
                 bot.failures(),
-                bot.log_dir().display()
+                super::check_bot::where_logs_are(bot)
             )
             .unwrap();
         }

@@ -20,6 +20,7 @@ use std::io::{self, Write as _};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use ginlab::strategy::Profile;
 
 /// Gin Rummy research harness: meld solver, showdowns and self-play.
 #[derive(Debug, Parser)]
@@ -136,6 +137,29 @@ fn count(text: &str) -> Result<u64, String> {
 /// required, and a missing one is reported as "one of them".
 fn amount_group() -> clap::ArgGroup {
     clap::ArgGroup::new("amount").required(true).multiple(false)
+}
+
+/// The master seed of a run: the one given, else 64 bits from the
+/// operating system (callers print it, so the run can be repeated).
+fn master_seed(given: Option<u64>) -> Result<u64, Failure> {
+    match given {
+        Some(seed) => Ok(seed),
+        None => ginlab::seed::random_master().map_err(|e| Failure::Run(anyhow::anyhow!(e))),
+    }
+}
+
+/// Warns once when a seed the user chose meets an external bot, which could
+/// guess it and rebuild every deal.
+fn warn_chosen_seed(given: Option<u64>, profiles: &[Profile]) {
+    let Some(seed) = given else { return };
+    if profiles.iter().any(|p| matches!(p, Profile::External(_))) {
+        let _ = writeln!(
+            io::stderr(),
+            "warning: --seed {seed} with an external bot: a bot that guesses the seed can \
+             rebuild every deal; leave --seed out for a secret random seed (fair play, \
+             see docs/PROTOCOL.md)"
+        );
+    }
 }
 
 /// The most worker threads `--threads` may ask for.

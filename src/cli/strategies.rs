@@ -52,10 +52,16 @@ fn available() -> Vec<String> {
 /// bot is started and must shake hands now, so a wrong command is bad input
 /// (exit code 2) rather than a run of forfeits.
 pub fn resolve(spec: &str, who: &str) -> Result<Named, Failure> {
-    let named = resolve_profile(spec, who)?;
+    let mut named = resolve_profile(spec, who)?;
     if let Profile::External(bot) = &named.profile {
-        bot.warm_up()
+        let hello = bot
+            .warm_up()
             .map_err(|e| Failure::input(format!("strategy {who}: {e}")))?;
+        // An inline bot is called by the name it gave (a profile file's
+        // `name`, or its file name, was chosen by the user).
+        if named.name == named.profile.to_string() {
+            named.name = hello.name;
+        }
     }
     Ok(named)
 }

@@ -2,11 +2,12 @@
 //! checkpoint after each block and stopping early when a stopping rule
 //! decides.
 
+use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::report::{AtomicFile, StudyRows, SummaryRow, is_result_file};
-use crate::sim::{Plan, RunError, Tallies};
+use crate::sim::{Plan, RecordTarget, RunError, Tallies};
 use crate::stats::{Sprt, SprtDecision};
 
 use super::output::write_result;
@@ -155,35 +156,74 @@ pub fn claim_dir(dir: &Path) -> Result<std::fs::File, JobError> {
     Ok(handle)
 }
 
-/// A game-record file being written: lines go to a temporary file put in
-/// place whole at the end.
+/// A game-record file being written: a regular file is written to a
+/// temporary file put in place whole at the end; standard output, a FIFO or
+/// a device is streamed to ([`RecordTarget`]).
 struct Recorder {
     path: PathBuf,
-    file: AtomicFile,
+    file: RecordFile,
+}
+
+/// Where a [`Recorder`]'s lines go.
+enum RecordFile {
+    /// A regular file, written whole and renamed into place.
+    Whole(AtomicFile),
+    /// Standard output, a FIFO or a device, written as it goes.
+    Stream(Box<dyn Write>),
+}
+
+impl Write for RecordFile {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        match self {
+            RecordFile::Whole(file) => file.write(bytes),
+            RecordFile::Stream(out) => out.write(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            RecordFile::Whole(file) => file.flush(),
+            RecordFile::Stream(out) => out.flush(),
+        }
+    }
 }
 
 impl Recorder {
+    /// Starts the record `path` (what cannot be written safely is bad
+    /// input, found before anything is played). See [`RecordTarget`]: a
+    /// FIFO, a device or `-` is streamed to, a link's target is replaced,
+    /// anything else that is not a regular file is refused.
     fn create(path: &Path) -> Result<Recorder, JobError> {
-        if path.is_dir() {
-            return Err(JobError::Input(format!(
-                "--record {}: is a directory; give a file name",
-                path.display()
-            )));
-        }
-        let file = AtomicFile::create(path).map_err(|e| {
-            JobError::Input(format!("--record {}: cannot write it: {e}", path.display()))
-        })?;
+        let bad = |e: &dyn std::fmt::Display| {
+            JobError::Input(format!("--record {}: {e}", path.display()))
+        };
+        let file = match RecordTarget::of(path).map_err(|e| bad(&e))? {
+            RecordTarget::Stdout => RecordFile::Stream(Box::new(std::io::stdout())),
+            RecordTarget::Stream(target) => RecordFile::Stream(Box::new(std::io::BufWriter::new(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(target)
+                    .map_err(|e| bad(&format_args!("cannot write it: {e}")))?,
+            ))),
+            RecordTarget::File(target) => RecordFile::Whole(
+                AtomicFile::create(&target)
+                    .map_err(|e| bad(&format_args!("cannot write it: {e}")))?,
+            ),
+        };
         Ok(Recorder {
             path: path.to_owned(),
             file,
         })
     }
 
+    /// Puts the finished file in place (a stream is flushed).
     fn commit(self) -> Result<(), JobError> {
         let path = self.path;
-        self.file
-            .commit()
-            .map_err(|e| JobError::Run(format!("writing {}: {e}", path.display())))
+        let done = match self.file {
+            RecordFile::Whole(file) => file.commit(),
+            RecordFile::Stream(mut out) => out.flush(),
+        };
+        done.map_err(|e| JobError::Run(format!("writing {}: {e}", path.display())))
     }
 }
 

@@ -198,10 +198,11 @@ impl JobRequest {
         let mut rows = Vec::new();
         let (players, profiles, study, default_name) = match &self.layout {
             Layout::Pairs { players, pairing } => {
-                let players: Vec<Player> = players
+                let mut players: Vec<Player> = players
                     .iter()
                     .map(|(spec, who)| resolve(spec, who))
                     .collect::<Result<_, _>>()?;
+                tell_apart(&mut players);
                 for (variant, rules) in &self.variants {
                     for (a, b) in pairing.pairs(players.len()) {
                         rows.push(Row {
@@ -353,6 +354,25 @@ fn distinct_files(rows: &[Row]) -> Result<(), JobError> {
         }
     }
     Ok(())
+}
+
+/// Players whose names are equal but who are different bots (the same
+/// `name` in their hellos): each such name gets its command, so reports
+/// tell them apart.
+fn tell_apart(players: &mut [Player]) {
+    for i in 0..players.len() {
+        for j in i + 1..players.len() {
+            let (head, tail) = players.split_at_mut(j);
+            let (a, b) = (&mut head[i], &mut tail[0]);
+            if let (Profile::External(x), Profile::External(y)) = (&a.profile, &b.profile)
+                && a.name == b.name
+                && x.spec() != y.spec()
+            {
+                a.name = format!("{} ({})", a.name, x.spec().command_line());
+                b.name = format!("{} ({})", b.name, y.spec().command_line());
+            }
+        }
+    }
 }
 
 /// A strategy name made safe for a folder name.

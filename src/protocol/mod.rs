@@ -256,6 +256,71 @@ pub fn rules_from_table(table: &Value) -> Result<Rules, crate::rules::RulesError
     Ok(rules)
 }
 
+/// A profile's `options` table as the JSON object `hello` sends. Every TOML
+/// value has a JSON form except non-finite floats (`nan`, `inf`) and dates
+/// and times: those are refused, naming the key, rather than sent as
+/// `null` or an object the bot never asked for.
+///
+/// # Errors
+/// The key path (`options.a.b`) and why its value cannot be sent.
+pub fn options_from_toml(table: &toml::Table) -> Result<Map<String, Value>, String> {
+    fn convert(value: &toml::Value, path: &str) -> Result<Value, String> {
+        Ok(match value {
+            toml::Value::String(s) => Value::String(s.clone()),
+            toml::Value::Integer(i) => Value::from(*i),
+            toml::Value::Boolean(b) => Value::Bool(*b),
+            toml::Value::Float(f) => Value::from(serde_json::Number::from_f64(*f).ok_or_else(
+                || format!("{path} = {value}: JSON has no nan or infinity; send a finite number or a string"),
+            )?),
+            toml::Value::Datetime(d) => {
+                return Err(format!(
+                    "{path} = {d}: a TOML date or time has no JSON form; write it as a string (\"{d}\")"
+                ));
+            }
+            toml::Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| convert(item, &format!("{path}[{i}]")))
+                    .collect::<Result<_, _>>()?,
+            ),
+            toml::Value::Table(table) => Value::Object(
+                table
+                    .iter()
+                    .map(|(key, item)| Ok((key.clone(), convert(item, &format!("{path}.{key}"))?)))
+                    .collect::<Result<_, String>>()?,
+            ),
+        })
+    }
+    table
+        .iter()
+        .map(|(key, item)| Ok((key.clone(), convert(item, &format!("options.{key}"))?)))
+        .collect()
+}
+
+/// `options` given as JSON text (`check-bot --options`): a JSON object.
+///
+/// # Errors
+/// Why the text is not one: the JSON parser's reason (a number out of
+/// range, a syntax error and where), or the kind of value it is instead.
+pub fn options_from_json(text: &str) -> Result<Map<String, Value>, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(format!(
+            "expected a JSON object, got {}",
+            match other {
+                Value::Null => "null",
+                Value::Bool(_) => "a boolean",
+                Value::Number(_) => "a number",
+                Value::String(_) => "a string",
+                Value::Array(_) => "an array",
+                Value::Object(_) => unreachable!("matched above"),
+            }
+        )),
+        Err(e) => Err(format!("not valid JSON: {e}")),
+    }
+}
+
 /// `hello`: the first line ginlab sends, with the profile's `options`.
 #[must_use]
 pub fn hello(options: &Map<String, Value>) -> String {
@@ -483,6 +548,15 @@ pub enum ReplyError {
     /// The move does not parse.
     #[error(transparent)]
     Move(#[from] ParseMoveError),
+    /// The move names a legal move but is not written exactly as its
+    /// `legal` string (other spacing, case or card spelling).
+    #[error("`move` must be one of the `legal` strings exactly: got {got:?}, legal is {exact:?}")]
+    NotExact {
+        /// The string sent.
+        got: String,
+        /// The legal string it names.
+        exact: String,
+    },
     /// The move is not among the legal ones.
     #[error("`{mv}` is not legal here; legal: {legal}")]
     Illegal {
@@ -515,6 +589,9 @@ fn expect_type(map: &Map<String, Value>, expected: &'static str) -> Result<(), R
     }
 }
 
+/// The longest `name` a bot's `hello` may give (reports print it).
+pub const MAX_NAME: usize = 64;
+
 /// A bot's `hello` reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotHello {
@@ -542,11 +619,17 @@ pub fn read_hello(line: &str) -> Result<BotHello, ReplyError> {
         return Err(ReplyError::Version(version));
     }
     let name = match map.get("name") {
-        Some(Value::String(name)) if !name.trim().is_empty() => name.trim().to_owned(),
+        Some(Value::String(name))
+            if !name.trim().is_empty()
+                && name.chars().count() <= MAX_NAME
+                && !name.chars().any(char::is_control) =>
+        {
+            name.trim().to_owned()
+        }
         _ => {
             return Err(ReplyError::Field {
                 field: "name",
-                expected: "a non-empty string",
+                expected: "a non-empty string of at most 64 characters, none a control character",
             });
         }
     };
@@ -581,7 +664,16 @@ pub fn read_move(line: &str, id: u64, legal: &[Move]) -> Result<Move, ReplyError
         })?;
     let mv: Move = text.parse()?;
     if legal.contains(&mv) {
-        Ok(mv)
+        // Exact, as PROTOCOL.md says: a bot that sends "  knock  ks" would
+        // break under any other reader of the protocol (or a record).
+        if text == mv.to_string() {
+            Ok(mv)
+        } else {
+            Err(ReplyError::NotExact {
+                got: text.to_owned(),
+                exact: mv.to_string(),
+            })
+        }
     } else {
         Err(ReplyError::Illegal {
             mv,
@@ -640,6 +732,20 @@ mod tests {
         assert!(e(r#"{"type":"move","id":3}"#).contains("`move`"));
         assert!(e(r#"{"type":"move","id":3,"move":"take"}"#).contains("legal: stock, pile"));
         assert!(e(r#"{"type":"move","id":3,"move":"jump"}"#).contains("not a move"));
+        // Issue 15: the move is one of the `legal` strings exactly.
+        for loose in ["  pile", "pile\t", "pile "] {
+            let line = format!(r#"{{"type":"move","id":3,"move":{loose:?}}}"#);
+            assert!(
+                e(&line).contains(r#"must be one of the `legal` strings exactly"#),
+                "{line}"
+            );
+        }
+        let knocks = [Move::Knock("KS".parse().unwrap())];
+        let loose = r#"{"type":"move","id":3,"move":"  knock   KS\t"}"#;
+        assert_eq!(
+            read_move(loose, 3, &knocks).unwrap_err().to_string(),
+            r#"`move` must be one of the `legal` strings exactly: got "  knock   KS\t", legal is "knock KS""#
+        );
         let hello = r#"{"type":"hello","protocol":1,"name":" bot "}"#;
         assert_eq!(read_hello(hello).unwrap().name, "bot");
         assert!(

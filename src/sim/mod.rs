@@ -32,36 +32,14 @@ use crate::strategy::Profile;
 
 use record::Header;
 pub use record::{
-    Forfeit, GameRecord, Labels, Mode, Player, RecordCheck, RecordedHand, Replay, ReplayError,
-    Seats, VERSION as RECORD_VERSION, replay,
+    Forfeit, GameRecord, Labels, Mode, Player, RecordCheck, RecordTarget, RecordedHand, Replay,
+    ReplayError, Seats, VERSION as RECORD_VERSION, replay,
 };
 pub use tally::Tallies;
 
-/// SplitMix64's finaliser: a bijective mix of 64 bits.
-#[must_use]
-pub fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// What a seed drives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stream {
-    /// Decks and the first dealer.
-    Deal = 0,
-    /// Player A's strategy.
-    SeatA = 1,
-    /// Player B's strategy.
-    SeatB = 2,
-}
-
-/// The seed of `stream` for deal `index` of a run with `master` seed.
-#[must_use]
-pub fn seed_for(master: u64, index: u64, stream: Stream) -> u64 {
-    mix(mix(mix(master) ^ index) ^ stream as u64)
-}
+// The seeds live on the ground floor (`crate::seed`); re-exported here,
+// where the runner's users have always found them.
+pub use crate::seed::{Stream, mix, seed_for};
 
 /// The generator of deal `index`'s decks (and, in games, of the first
 /// dealer, drawn first): records are checked against it.

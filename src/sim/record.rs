@@ -22,6 +22,93 @@ use super::{Plan, Work};
 /// The record format version this build writes and reads.
 pub const VERSION: u64 = 1;
 
+/// Where a record file given by the user (`--record PATH`) is written,
+/// decided before anything is played by [`RecordTarget::of`]. Nothing
+/// that is not a regular file is ever replaced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordTarget {
+    /// `-`: standard output.
+    Stdout,
+    /// A FIFO or a character device (`/dev/null`, a terminal): opened for
+    /// writing and streamed to, as it is.
+    Stream(std::path::PathBuf),
+    /// A regular file, or a new one: written whole beside it and renamed
+    /// over it. For a symbolic link, its final target (so the link stays).
+    File(std::path::PathBuf),
+}
+
+impl RecordTarget {
+    /// Where `--record path` writes (see the type's docs).
+    ///
+    /// # Errors
+    /// A sentence for what cannot be written safely: a directory, a block
+    /// device, a socket, a link to nothing, a folder that does not exist.
+    pub fn of(path: &std::path::Path) -> Result<RecordTarget, String> {
+        if path.as_os_str() == "-" {
+            return Ok(RecordTarget::Stdout);
+        }
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            // A new file: its folder must exist.
+            let parent = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => std::path::Path::new("."),
+            };
+            return if parent.is_dir() {
+                Ok(RecordTarget::File(path.to_owned()))
+            } else {
+                Err(format!("no folder {} to write it in", parent.display()))
+            };
+        };
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            let target = std::fs::canonicalize(path).map_err(|e| {
+                format!(
+                    "is a symbolic link whose target cannot be reached ({e}); give the file itself"
+                )
+            })?;
+            return match RecordTarget::of(&target)? {
+                RecordTarget::Stdout => Ok(RecordTarget::File(target)),
+                other => Ok(other),
+            };
+        }
+        if kind.is_file() {
+            return Ok(RecordTarget::File(path.to_owned()));
+        }
+        let what = if kind.is_dir() {
+            "a directory"
+        } else {
+            match special_file(kind) {
+                Ok(()) => return Ok(RecordTarget::Stream(path.to_owned())),
+                Err(what) => what,
+            }
+        };
+        Err(format!(
+            "is {what}; a record goes to a file, a FIFO, a character device or - (standard output)"
+        ))
+    }
+}
+
+/// `Ok` for a file kind a record can be streamed to (a FIFO, a character
+/// device), else what it is.
+#[cfg(unix)]
+fn special_file(kind: std::fs::FileType) -> Result<(), &'static str> {
+    use std::os::unix::fs::FileTypeExt as _;
+    if kind.is_fifo() || kind.is_char_device() {
+        Ok(())
+    } else if kind.is_block_device() {
+        Err("a block device")
+    } else if kind.is_socket() {
+        Err("a socket")
+    } else {
+        Err("not a regular file")
+    }
+}
+
+#[cfg(not(unix))]
+fn special_file(_: std::fs::FileType) -> Result<(), &'static str> {
+    Err("not a regular file")
+}
+
 /// How the recorded run played: whole games, or single hands dealt from
 /// the seed or from a deck file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

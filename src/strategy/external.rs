@@ -50,8 +50,9 @@ pub struct BotSpec {
     pub timeout_ms: u64,
     /// Sent to the bot in `hello` as `options`.
     pub options: Map<String, Value>,
-    /// Where the bot's stderr logs go (default: a folder in the system's
-    /// temporary directory, see [`Bot::log_dir`]).
+    /// Where the bot's stderr logs go (default: one private folder per
+    /// ginlab process in the system's temporary directory, see
+    /// [`Bot::log_dir`]).
     pub log_dir: Option<PathBuf>,
 }
 
@@ -169,6 +170,53 @@ pub enum BotError {
 /// A line from the bot, or why there is none.
 type Incoming = Result<String, String>;
 
+/// Lines of a bot's stderr shown when it fails to start.
+const TAIL_LINES: usize = 8;
+
+/// The last [`TAIL_LINES`] lines the bot wrote on stderr (ginlab's own
+/// notes left out), from the last 4 KB of its log, control characters
+/// escaped and long lines cut; "" if it wrote none.
+fn stderr_tail(log: &Path) -> String {
+    const TAIL_BYTES: u64 = 4096;
+    const LINE_CHARS: usize = 200;
+    let Ok(mut file) = fs::File::open(log) else {
+        return String::new();
+    };
+    let len = file.metadata().map_or(0, |m| m.len());
+    let mut bytes = Vec::new();
+    if std::io::Seek::seek(
+        &mut file,
+        std::io::SeekFrom::Start(len.saturating_sub(TAIL_BYTES)),
+    )
+    .and_then(|_| file.read_to_end(&mut bytes))
+    .is_err()
+    {
+        return String::new();
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("== ginlab:") && !l.trim().is_empty())
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\n  its stderr ends:");
+    for line in &lines[lines.len().saturating_sub(TAIL_LINES)..] {
+        let mut escaped = String::new();
+        for c in line.chars().take(LINE_CHARS) {
+            if c.is_control() && c != '\t' {
+                escaped.extend(c.escape_default());
+            } else {
+                escaped.push(c);
+            }
+        }
+        out.push_str("\n    ");
+        out.push_str(&escaped);
+    }
+    out
+}
+
 /// One running bot process.
 pub struct BotProcess {
     child: Child,
@@ -243,11 +291,7 @@ impl BotProcess {
             path: log.display().to_string(),
             reason: e.to_string(),
         };
-        if let Some(dir) = log.parent() {
-            fs::create_dir_all(dir).map_err(log_error)?;
-        }
         let mut file = OpenOptions::new()
-            .create(true)
             .append(true)
             .open(log)
             .map_err(log_error)?;
@@ -256,16 +300,16 @@ impl BotProcess {
             command: command.clone(),
             reason: "the command is empty".into(),
         })?;
-        let mut child = own_group(&mut Command::new(program))
+        let mut bot = Command::new(program);
+        own_group(&mut bot)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::from(file))
-            .spawn()
-            .map_err(|e| BotError::Spawn {
-                command: command.clone(),
-                reason: e.to_string(),
-            })?;
+            .stderr(Stdio::from(file));
+        let mut child = spawn_tied(bot).map_err(|e| BotError::Spawn {
+            command: command.clone(),
+            reason: e.to_string(),
+        })?;
         running_groups().insert(child.id());
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -297,7 +341,11 @@ impl BotProcess {
                 process.note(&format!("handshake failed: {reason}"));
                 BotError::Handshake {
                     command: command.clone(),
-                    reason,
+                    reason: format!(
+                        "{reason}\n  log: {}{}",
+                        process.log.display(),
+                        stderr_tail(&process.log)
+                    ),
                 }
             })?;
         process.hello = answer;
@@ -381,7 +429,138 @@ impl BotProcess {
 fn own_group(command: &mut Command) -> &mut Command {
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(command, 0);
+    #[cfg(target_os = "linux")]
+    die_with_parent(command);
     command
+}
+
+/// On Linux, the bot gets SIGKILL when ginlab dies, however it dies
+/// (`PR_SET_PDEATHSIG`), so a `kill -9` of ginlab leaves no bot running.
+/// The signal is set in the child between `fork` and `exec` (the one
+/// `unsafe` of ginlab), and if ginlab died before it was set the child
+/// does not start. The kernel sends it when the *thread* that forked the
+/// child ends, so bots are forked by one thread that lives as long as the
+/// process ([`spawn_tied`]), never by a worker thread of a run.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn die_with_parent(command: &mut Command) {
+    use rustix::process::{Signal, getpid, getppid, set_parent_process_death_signal};
+    use std::os::unix::process::CommandExt;
+    let parent = getpid();
+    // SAFETY: the closure runs in the forked child before `exec`. It makes
+    // two system calls (prctl, getppid), both async-signal-safe, and
+    // neither allocates nor takes a lock; its error is a plain errno.
+    unsafe {
+        command.pre_exec(move || {
+            set_parent_process_death_signal(Some(Signal::KILL))?;
+            if getppid() != Some(parent) {
+                return Err(rustix::io::Errno::SRCH.into());
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Whether this process ever started a bot (else [`end_orphans`] has
+/// nothing to look for).
+static SPAWNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Spawns `command` from a thread that lives as long as the process (on
+/// Linux; see [`die_with_parent`]), else from the calling thread.
+fn spawn_tied(command: Command) -> std::io::Result<Child> {
+    SPAWNED.store(true, Ordering::Relaxed);
+    #[cfg(target_os = "linux")]
+    {
+        type Request = (Command, Sender<std::io::Result<Child>>);
+        static SPAWNER: Mutex<Option<Sender<Request>>> = Mutex::new(None);
+        let (reply, answer) = mpsc::channel();
+        SPAWNER
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get_or_insert_with(|| {
+                let (requests, incoming) = mpsc::channel::<Request>();
+                // The static keeps the sender, so this thread never ends.
+                thread::Builder::new()
+                    .name("ginlab-bot-spawner".into())
+                    .spawn(move || {
+                        for (mut command, reply) in incoming {
+                            let _ = reply.send(command.spawn());
+                        }
+                    })
+                    .expect("starting the bot spawner thread");
+                requests
+            })
+            .send((command, reply))
+            .map_err(|_| std::io::Error::other("the bot spawner thread is gone"))?;
+        answer
+            .recv()
+            .map_err(|_| std::io::Error::other("the bot spawner thread is gone"))?
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let mut command = command;
+        command.spawn()
+    }
+}
+
+/// Makes this process the reaper of every orphan among its descendants
+/// (Linux's `PR_SET_CHILD_SUBREAPER`): a bot's helper that double-forks
+/// and calls `setsid()` leaves the bot's process group, but stays a
+/// descendant, so [`end_orphans`] can end it. For a program whose only
+/// child processes are bots (the `ginlab` command): it changes the whole
+/// process. Elsewhere it does nothing.
+pub fn adopt_orphans() {
+    #[cfg(target_os = "linux")]
+    let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+}
+
+/// Kills and reaps every child process of this process, and then the
+/// orphans that this hands over (after [`adopt_orphans`]), until none is
+/// left: what a program whose only child processes are bots calls when it
+/// ends, once its bots are ended. (A child's id cannot name another
+/// process before the child is reaped, so no stranger is signalled.)
+/// Linux only; elsewhere it does nothing.
+pub fn end_orphans() {
+    #[cfg(target_os = "linux")]
+    if SPAWNED.load(Ordering::Relaxed) {
+        use rustix::process::{Signal, WaitOptions, kill_process, waitpid};
+        // Each round ends one generation; 64 rounds end any chain of
+        // forks a bot can make in that time.
+        for _ in 0..64 {
+            let children = children_of(std::process::id());
+            if children.is_empty() {
+                return;
+            }
+            for pid in children {
+                let _ = kill_process(pid, Signal::KILL);
+                let _ = waitpid(Some(pid), WaitOptions::empty());
+            }
+        }
+    }
+}
+
+/// The processes whose parent is `parent`, from `/proc`.
+#[cfg(target_os = "linux")]
+fn children_of(parent: u32) -> Vec<rustix::process::Pid> {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| {
+            let pid: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // "pid (command) state ppid ...": the command may hold spaces
+            // and parentheses, so read after the last ')'.
+            let ppid: u32 = stat
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            (ppid == parent).then(|| rustix::process::Pid::from_raw(pid))?
+        })
+        .collect()
 }
 
 /// Kills the bot's process group (on unix; elsewhere the bot alone) and
@@ -453,10 +632,87 @@ impl Drop for BotProcess {
     }
 }
 
+/// The default log folder of this process: created on first use with an
+/// unpredictable name, readable by its owner only (mode 0700), by the
+/// `tempfile` crate (which never follows a link planted at the name), and
+/// shared by every bot of the process.
+static DEFAULT_LOGS: Mutex<Option<tempfile::TempDir>> = Mutex::new(None);
+
+/// Whether the default log folder must outlive the process: a bot failed,
+/// so its log holds the reason.
+static KEEP_LOGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The default log folder (see [`DEFAULT_LOGS`]), created if need be.
+///
+/// # Errors
+/// The temporary directory cannot be written.
+pub fn default_log_dir() -> Result<PathBuf, BotError> {
+    let mut logs = DEFAULT_LOGS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if logs.is_none() {
+        let mut builder = tempfile::Builder::new();
+        builder.prefix("ginlab-bots-");
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
+        let dir = builder.tempdir().map_err(|e| BotError::Log {
+            path: std::env::temp_dir().display().to_string(),
+            reason: format!("cannot create a log folder there: {e}"),
+        })?;
+        *logs = Some(dir);
+    }
+    Ok(logs.as_ref().expect("just created").path().to_owned())
+}
+
+/// Keeps the default log folder when the process ends (see
+/// [`finish_logs`]): a bot failed and its log tells why.
+pub fn keep_logs() {
+    KEEP_LOGS.store(true, Ordering::Relaxed);
+}
+
+/// Whether the default log folder will be kept by [`finish_logs`].
+#[must_use]
+pub fn logs_kept() -> bool {
+    KEEP_LOGS.load(Ordering::Relaxed)
+}
+
+/// At the end of a command: removes the default log folder unless
+/// [`keep_logs`] was called; returns the folder if it is kept. (A folder
+/// given in a profile's `log_dir` is the user's and always stays.)
+pub fn finish_logs() -> Option<PathBuf> {
+    let dir = DEFAULT_LOGS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take()?;
+    if logs_kept() {
+        Some(dir.keep())
+    } else {
+        // Removal failing (someone else's file in it) leaves the folder.
+        let _ = dir.close();
+        None
+    }
+}
+
+/// Creates the next free `bot-N.log` in `dir` (creating `dir` if need be),
+/// with `create_new`, so that no two processes share a file, an earlier
+/// run's log is never appended to, and a link planted at the name is
+/// never followed. Returns the path, or the path and the error.
+fn new_log_file(dir: &Path) -> Result<PathBuf, (PathBuf, std::io::Error)> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    fs::create_dir_all(dir).map_err(|e| (dir.to_owned(), e))?;
+    loop {
+        let path = dir.join(format!("bot-{}.log", NEXT.fetch_add(1, Ordering::Relaxed)));
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(_) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err((path, e)),
+        }
+    }
+}
+
 /// The shared side of an external profile: its spec and the idle processes.
 pub struct Bot {
     spec: BotSpec,
-    log_dir: PathBuf,
     idle: Mutex<Vec<BotProcess>>,
     started: AtomicU64,
     failures: AtomicU64,
@@ -477,15 +733,12 @@ impl PartialEq for Bot {
 }
 
 impl Bot {
-    /// A bot for `spec`; no process starts until one is needed.
+    /// A bot for `spec`; no process starts (and no log folder is made)
+    /// until one is needed.
     #[must_use]
     pub fn new(spec: BotSpec) -> Bot {
-        let log_dir = spec.log_dir.clone().unwrap_or_else(|| {
-            std::env::temp_dir().join(format!("ginlab-bots-{}", std::process::id()))
-        });
         Bot {
             spec,
-            log_dir,
             idle: Mutex::new(Vec::new()),
             started: AtomicU64::new(0),
             failures: AtomicU64::new(0),
@@ -498,11 +751,18 @@ impl Bot {
         &self.spec
     }
 
-    /// Where the processes' logs are written: one file per process slot,
-    /// `bot-N.log`, holding the bot's stderr and ginlab's notes.
-    #[must_use]
-    pub fn log_dir(&self) -> &Path {
-        &self.log_dir
+    /// Where the processes' logs are written: one file per process,
+    /// `bot-N.log` (N unique in the folder, whichever bot or seat the
+    /// process plays), holding the bot's stderr and ginlab's notes. The
+    /// profile's `log_dir`, else the process's [`default_log_dir`].
+    ///
+    /// # Errors
+    /// The default folder cannot be created.
+    pub fn log_dir(&self) -> Result<PathBuf, BotError> {
+        match &self.spec.log_dir {
+            Some(dir) => Ok(dir.clone()),
+            None => default_log_dir(),
+        }
     }
 
     /// Processes started so far (restarts included).
@@ -519,8 +779,14 @@ impl Bot {
 
     fn start(&self) -> Result<BotProcess, BotError> {
         let slot = self.started.fetch_add(1, Ordering::Relaxed);
-        let log = self.log_dir.join(format!("bot-{slot}.log"));
-        BotProcess::start(&self.spec, &log, slot)
+        let log = new_log_file(&self.log_dir()?).map_err(|(path, e)| {
+            keep_logs();
+            BotError::Log {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            }
+        })?;
+        BotProcess::start(&self.spec, &log, slot).inspect_err(|_| keep_logs())
     }
 
     /// Starts one process and keeps it idle: a check that the bot runs and
@@ -571,6 +837,7 @@ impl Bot {
             Ok(process) => (Some(process), None),
             Err(e) => {
                 self.failures.fetch_add(1, Ordering::Relaxed);
+                keep_logs();
                 (None, Some(e.to_string()))
             }
         };
@@ -622,6 +889,7 @@ impl External {
             process.kill();
         }
         self.bot.failures.fetch_add(1, Ordering::Relaxed);
+        keep_logs();
         self.failure = Some(reason);
     }
 

@@ -236,7 +236,7 @@ impl MonteCarlo {
     #[must_use]
     pub fn new(params: McParams, seed: u64) -> MonteCarlo {
         MonteCarlo {
-            rng: Pcg64Mcg::seed_from_u64(crate::sim::mix(seed ^ crate::sim::mix(params.seed))),
+            rng: Pcg64Mcg::seed_from_u64(crate::seed::mix(seed ^ crate::seed::mix(params.seed))),
             base: rollout_player(params.base, None),
             players: [
                 rollout_player(params.rollout, params.own_knock_at),

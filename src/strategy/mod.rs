@@ -16,7 +16,8 @@ mod tracker;
 
 pub use crate::engine::Strategy;
 pub use external::{
-    Bot, BotError, BotProcess, BotSpec, DEFAULT_TIMEOUT_MS, External, end_running_bots,
+    Bot, BotError, BotProcess, BotSpec, DEFAULT_TIMEOUT_MS, External, adopt_orphans,
+    default_log_dir, end_orphans, end_running_bots, finish_logs, keep_logs, logs_kept,
     split_command,
 };
 pub use greedy::Greedy;

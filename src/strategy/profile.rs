@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::external::{Bot, BotSpec, split_command};
 use super::{Greedy, McParams, MonteCarlo, Random, Simple, Strategy, Tracker};
 use crate::echo::echo;
+use crate::seed::bot_seed;
 use crate::suggest::did_you_mean;
 
 /// A built-in strategy and its parameters.
@@ -174,7 +175,9 @@ impl Profile {
             } => Box::new(Greedy::new(knock_at, schedule.clone())),
             Profile::Tracker(ref tracker) => Box::new(tracker.clone()),
             Profile::Mc(ref params) => Box::new(MonteCarlo::new(params.clone(), seed)),
-            Profile::External(ref bot) => Box::new(bot.checkout(seed)),
+            // A bot is told a one-way function of the seed: the seed
+            // itself would give the deck away (see `crate::seed`).
+            Profile::External(ref bot) => Box::new(bot.checkout(bot_seed(seed))),
         }
     }
 }
@@ -421,13 +424,11 @@ fn external_from_toml(table: &toml::Table) -> Result<Profile, ProfileError> {
                     as u64;
             }
             "options" => {
-                let expected = "a table, sent to the bot in hello";
-                let json =
-                    serde_json::to_value(value).map_err(|_| bad("options", value, expected))?;
-                match json {
-                    serde_json::Value::Object(map) if value.is_table() => spec.options = map,
-                    _ => return Err(bad("options", value, expected)),
-                }
+                let table = value
+                    .as_table()
+                    .ok_or_else(|| bad("options", value, "a table, sent to the bot in hello"))?;
+                spec.options = crate::protocol::options_from_toml(table)
+                    .map_err(|e| ProfileError::File(format!("external profile: {e}")))?;
             }
             "log_dir" => {
                 spec.log_dir = Some(

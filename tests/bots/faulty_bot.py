@@ -11,6 +11,13 @@ that in games whose seed is even it misbehaves at its third decision:
   wrongid  answers with another request's id
   nohello  (at start) answers hello with garbage
   slowhello (at start) never answers hello
+  loose    answers every move with spaces and a tab around the legal string
+  daemon   (at start) leaves a helper behind that double-forks, calls
+           setsid() and sleeps; the helper's pid goes to PIDFILE
+  busy     (at start) writes its pid to PIDFILE, then stops reading and
+           sleeps, as a bot computing would
+  spy      never misbehaves; appends every game_start and hand_start line
+           it gets to the file SPYFILE (given instead of PIDFILE)
 Deciding by the game's seed keeps the faults deterministic whatever process
 plays the game. With PIDFILE it appends its process id to that file at start,
 so a test can check that the process is gone afterwards.
@@ -22,9 +29,23 @@ import sys
 import time
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "crash"
-if len(sys.argv) > 2:
+if len(sys.argv) > 2 and mode not in ("spy", "daemon"):
     with open(sys.argv[2], "a") as pidfile:
         pidfile.write("%d\n" % os.getpid())
+if mode == "busy":
+    time.sleep(600)
+if mode == "daemon" and os.fork() == 0:
+    # The classic daemon: fork, new session, fork again, parent exits.
+    os.setsid()
+    if os.fork() == 0:
+        with open(sys.argv[2], "a") as pidfile:
+            pidfile.write("%d\n" % os.getpid())
+        # Let go of ginlab's pipes, as a daemon does.
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        time.sleep(600)
+    os._exit(0)
 seed = 1
 decisions = 0
 
@@ -37,6 +58,9 @@ def send(message):
 for line in sys.stdin:
     msg = json.loads(line)
     kind = msg["type"]
+    if mode == "spy" and kind in ("game_start", "hand_start"):
+        with open(sys.argv[2], "a") as spyfile:
+            spyfile.write(line.strip() + "\n")
     if kind == "hello":
         if mode == "nohello":
             send("hello there")
@@ -50,7 +74,9 @@ for line in sys.stdin:
     elif kind == "decide":
         decisions += 1
         answer = {"type": "move", "id": msg["id"], "move": msg["legal"][0]}
-        if seed % 2 == 0 and decisions == 3:
+        if mode == "loose":
+            answer["move"] = "  " + msg["legal"][0].replace(" ", "   ") + "\t"
+        if seed % 2 == 0 and decisions == 3 and mode != "spy":
             sys.stderr.write("faulty: misbehaving on purpose (%s)\n" % mode)
             sys.stderr.flush()
             if mode == "crash":

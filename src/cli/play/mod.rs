@@ -49,7 +49,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "STRATEGY", help = strategy_help("The opponent"))]
     vs: String,
     /// Seed of the deal and of the opponent's random choices: the same seed
-    /// and answers replay the same game (default: from the clock, printed).
+    /// and answers replay the same game (default: random, from the
+    /// operating system, printed).
     #[arg(long)]
     seed: Option<u64>,
     #[command(flatten)]
@@ -85,11 +86,8 @@ struct Table<'r, R, W> {
 pub fn run(args: PlayArgs) -> Result<(), Failure> {
     let rules = args.rules.resolve()?;
     let opponent = resolve(&args.vs, "--vs")?;
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = super::master_seed(args.seed)?;
+    super::warn_chosen_seed(args.seed, std::slice::from_ref(&opponent.profile));
     let stdin = io::stdin();
     let mut table = Table {
         rules: &rules,
