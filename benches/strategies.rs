@@ -17,6 +17,15 @@
 //!   sampled). The target: at least 2,000 decisions per second with 64
 //!   samples.
 //!
+//! - `rollouts/greedy`: rollouts per second, the work of a search player: a
+//!   world sampled at one of seat A's decisions (tracker weighting, as `mc`
+//!   samples them) is copied into a scratch hand and played to the end of
+//!   the hand by two greedy players, full rules (showdown, lay-offs,
+//!   scoring). 8 worlds at every decision of A in greedy-vs-greedy hands on
+//!   64 decks under eaai; one element is one rollout.
+//! - `mc/budget_ms=2`: the `mc` player given 2 ms a decision (its worlds
+//!   resolved at the fixed rate), timed as `mc/samples=<K>`.
+//!
 //! Results are checked against a first run, so a fast wrong player fails.
 //!
 //! Run: `cargo bench --bench strategies`.
@@ -24,9 +33,9 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ginlab::engine::{Deck, DrawSource, Hand, PlayerView, Seat, Strategy, TurnEnd, play_hand};
+use ginlab::engine::{Deck, DrawSource, Hand, PlayerView, Seat, Strategy, TurnEnd, ask, play_hand};
 use ginlab::rules::Rules;
-use ginlab::strategy::{Greedy, McParams, MonteCarlo, Profile};
+use ginlab::strategy::{Greedy, GreedyRollout, Knowledge, McParams, MonteCarlo, Profile};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -234,31 +243,100 @@ fn bench_decisions(c: &mut Criterion) {
     group.finish();
 }
 
+/// Copies of greedy-vs-greedy hands at every decision of seat A.
+fn decision_states<'r>(rules: &'r Rules, decks: &[Deck]) -> Vec<Hand<'r>> {
+    let mut states = Vec::new();
+    for (i, deck) in decks.iter().enumerate() {
+        let mut hand = Hand::new(rules, deck, Seat::ALL[i % 2], [0, 0]).unwrap();
+        let mut players = [Greedy::default(), Greedy::default()];
+        while let Some(seat) = hand.phase().seat() {
+            if seat == Seat::A {
+                states.push(hand.clone());
+            }
+            let action = ask(&mut players[seat.index()], &hand.view(seat));
+            hand.apply(seat, action).unwrap();
+        }
+    }
+    states
+}
+
+fn bench_rollouts(c: &mut Criterion) {
+    let rules = Rules::eaai();
+    let states = decision_states(&rules, &decks(64));
+    let mut sampler = MonteCarlo::new(McParams::default(), 5);
+    let mut worlds = Vec::new();
+    for state in &states {
+        let view = state.view(Seat::A);
+        let knowledge = Knowledge::from_view(&view);
+        for _ in 0..8 {
+            worlds.push((view, sampler.sample_world(&view, Some(&knowledge))));
+        }
+    }
+    let rollouts: Vec<GreedyRollout<'_>> = worlds
+        .iter()
+        .map(|(view, world)| GreedyRollout::new(view, world.opponent, &world.stock))
+        .collect();
+    let run = || {
+        let mut points = 0u64;
+        for rollout in &rollouts {
+            let outcome = black_box(rollout).clone().play([None, None]);
+            if let Some((Seat::A, p)) = outcome.winner() {
+                points += u64::from(p);
+            }
+        }
+        points
+    };
+    let expected = run();
+    eprintln!(
+        "rollouts/greedy: {} rollouts per iteration, {expected} points to A",
+        rollouts.len()
+    );
+    let mut group = c.benchmark_group("rollouts");
+    group.throughput(Throughput::Elements(rollouts.len() as u64));
+    group.bench_function("greedy", |bench| bench.iter(|| assert_eq!(run(), expected)));
+    group.finish();
+}
+
 fn bench_mc(c: &mut Criterion) {
     let rules = Rules::eaai();
     let decks = decks(8);
     let mut group = c.benchmark_group("mc");
     group.sample_size(10);
-    for samples in [16, 64, 256] {
-        let params = McParams {
-            samples,
-            ..McParams::default()
-        };
+    let budget = match "mc:budget_ms=2".parse::<Profile>().unwrap() {
+        Profile::Mc(params) => params,
+        other => unreachable!("{other}"),
+    };
+    let mut players: Vec<(String, McParams)> = [16, 64, 256]
+        .map(|samples| {
+            let params = McParams {
+                samples,
+                ..McParams::default()
+            };
+            (format!("samples={samples}"), params)
+        })
+        .into();
+    players.push(("budget_ms=2".into(), budget));
+    for (id, params) in players {
         let run = || {
             let mut mc = MonteCarlo::new(params.clone(), 1);
             let points = play(&rules, &decks, &mut mc, &mut Greedy::default());
             (points, mc.decisions())
         };
         let (expected, [asked, sampled]) = run();
-        eprintln!("mc/samples={samples}: {asked} decisions per iteration, {sampled} sampled");
+        eprintln!("mc/{id}: {asked} decisions per iteration, {sampled} sampled ({params})");
         group.throughput(Throughput::Elements(asked));
-        group.bench_function(
-            BenchmarkId::from_parameter(format!("samples={samples}")),
-            |bench| bench.iter(|| assert_eq!(run().0, expected)),
-        );
+        group.bench_function(BenchmarkId::from_parameter(id), |bench| {
+            bench.iter(|| assert_eq!(run().0, expected))
+        });
     }
     group.finish();
 }
 
-criterion_group!(benches, bench_hands, bench_decisions, bench_mc);
+criterion_group!(
+    benches,
+    bench_hands,
+    bench_decisions,
+    bench_rollouts,
+    bench_mc
+);
 criterion_main!(benches);

@@ -753,6 +753,9 @@ fn mc_params() -> impl Strategy<Value = McParams> {
             )| {
                 McParams {
                     samples,
+                    budget_ms: None,
+                    game_budget_ms: None,
+                    game_worlds: None,
                     rollout,
                     base,
                     discards,
@@ -906,6 +909,9 @@ proptest! {
                             .count();
                         prop_assert!(twice >= 2 && given == &text, "{message}");
                         prop_assert!(message.contains(&format!("`{key}` twice")), "{message}");
+                    }
+                    ProfileError::Conflict { kind: k, .. } => {
+                        prop_assert!(message.contains(k) && message.contains("not both"), "{message}");
                     }
                     ProfileError::File(_) => prop_assert!(false, "{message}"),
                 }

@@ -54,6 +54,13 @@
 //!   leaving the least deadwood (ties to the higher card), and knocking with
 //!   the best discard when legal.
 //!
+//! Time as a parameter ([`budget`]): `budget_ms` per decision sets
+//! `samples` to the worlds that many milliseconds buy at a fixed rate
+//! ([`budget::WORLDS_PER_MS`]); `game_budget_ms` gives the player an account
+//! of worlds for the whole game (`game_worlds`), shared out over its
+//! decisions. Both resolve to counts, which the profile's text prints, so
+//! runs stay deterministic.
+//!
 //! Deterministic for a given seed: the seed of the harness and the profile's
 //! `seed` are mixed into one generator, used only for sampling.
 
@@ -73,11 +80,14 @@ use crate::rules::Rules;
 
 use super::{Greedy, Knowledge, ParamType, ParamValue, ProfileError, Tracker, best_discard_except};
 
+pub mod budget;
 mod odds;
 mod prior;
+mod rollout;
 
 pub use odds::GameOdds;
 pub use prior::HandPrior;
+pub use rollout::GreedyRollout;
 
 /// The policy that plays both seats in a rollout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,8 +119,16 @@ pub enum Objective {
 /// The parameters of [`MonteCarlo`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct McParams {
-    /// Worlds sampled per decision (1 to 4096).
+    /// Worlds sampled per decision (1 to 65536).
     pub samples: u32,
+    /// The time per decision `samples` was resolved from (`budget_ms`;
+    /// recorded so the profile prints it).
+    pub budget_ms: Option<f64>,
+    /// The time per game `game_worlds` was resolved from (`game_budget_ms`).
+    pub game_budget_ms: Option<f64>,
+    /// Worlds for a whole game, shared out over its sampled decisions
+    /// ([`budget::GameAccount`]); `samples` is then not used.
+    pub game_worlds: Option<u64>,
     /// The rollout policy.
     pub rollout: Rollout,
     /// How hidden cards are sampled.
@@ -143,6 +161,9 @@ impl Default for McParams {
     fn default() -> McParams {
         McParams {
             samples: 64,
+            budget_ms: None,
+            game_budget_ms: None,
+            game_worlds: None,
             rollout: Rollout::Greedy,
             weighting: Weighting::Tracker,
             objective: Objective::Points,
@@ -180,6 +201,8 @@ pub struct MonteCarlo {
     values: Vec<f64>,
     /// Decisions asked for, and those answered by sampling.
     decisions: [u64; 2],
+    /// What is left of the per-game budget, if there is one.
+    account: Option<budget::GameAccount>,
 }
 
 impl std::fmt::Debug for MonteCarlo {
@@ -235,6 +258,7 @@ impl MonteCarlo {
     /// A player with `params`, its sampling seeded by `seed` and `params.seed`.
     #[must_use]
     pub fn new(params: McParams, seed: u64) -> MonteCarlo {
+        let account = params.game_worlds.map(budget::GameAccount::new);
         MonteCarlo {
             rng: Pcg64Mcg::seed_from_u64(crate::seed::mix(seed ^ crate::seed::mix(params.seed))),
             base: rollout_player(params.base, None),
@@ -248,6 +272,7 @@ impl MonteCarlo {
             worlds: Vec::new(),
             values: Vec::new(),
             decisions: [0; 2],
+            account,
         }
     }
 
@@ -281,7 +306,11 @@ impl MonteCarlo {
         };
         let mut worlds = std::mem::take(&mut self.worlds);
         worlds.clear();
-        for _ in 0..self.params.samples {
+        let count = match self.account.as_mut() {
+            Some(account) => account.share(),
+            None => u64::from(self.params.samples),
+        };
+        for _ in 0..count {
             worlds.push(self.sample_world(view, knowledge.as_ref()));
         }
         if self.params.objective == Objective::Game
@@ -317,6 +346,23 @@ impl MonteCarlo {
                     .filter(|_| self.params.calibrate)
                     .map_or(1.0, |(_, p)| p.weight(draws, world.opponent)),
             );
+            debug_assert!(
+                Hand::from_world(view, world.opponent, &world.stock).is_ok(),
+                "a sampled world fits the view it was sampled from"
+            );
+            if self.params.rollout == Rollout::Greedy {
+                let base = GreedyRollout::new(view, world.opponent, &world.stock);
+                let mut knock_at = [self.params.opp_knock_at; 2];
+                knock_at[seat.index()] = self.params.own_knock_at;
+                for &action in candidates {
+                    let mut rollout = base.clone();
+                    let outcome = rollout
+                        .apply(action)
+                        .unwrap_or_else(|| rollout.play(knock_at));
+                    values.push(self.value(view, &outcome));
+                }
+                continue;
+            }
             let base = Hand::from_world(view, world.opponent, &world.stock)
                 .expect("a sampled world fits the view it was sampled from");
             for &action in candidates {
@@ -604,10 +650,17 @@ impl Strategy for MonteCarlo {
 
 impl McParams {
     /// The parameter names, for error messages.
-    pub const KEYS: &'static str = "samples, rollout, base, own_knock_at, opp_knock_at, weighting, objective, discards, confidence, calibrate, seed";
+    pub const KEYS: &'static str = "samples, budget_ms, game_budget_ms, game_worlds, rollout, base, own_knock_at, opp_knock_at, weighting, objective, discards, confidence, calibrate, seed";
 
     /// Sets parameter `key` from its value (inline text, or a profile
     /// file's TOML value, which must have the parameter's type).
+    ///
+    /// `budget_ms` sets `samples` and `game_budget_ms` sets `game_worlds`
+    /// (at [`budget::WORLDS_PER_MS`]); a count given after its budget
+    /// overrides it, which is how the printed profile pins the count. A
+    /// profile file's keys are read in sorted order, where the count also
+    /// comes after its budget. A budget per decision and one per game
+    /// exclude each other.
     ///
     /// # Errors
     /// [`ProfileError::UnknownKey`] or [`ProfileError::BadValue`].
@@ -623,8 +676,52 @@ impl McParams {
             "samples" => {
                 self.samples = value
                     .parse(Integer)
-                    .filter(|n| (1..=4096).contains(n))
-                    .ok_or_else(|| bad("samples", "an integer from 1 to 4096"))?;
+                    .filter(|n| (1..=budget::MAX_WORLDS as u32).contains(n))
+                    .ok_or_else(|| bad("samples", "an integer from 1 to 65536"))?;
+            }
+            "budget_ms" | "game_budget_ms" | "game_worlds" => {
+                let per_game = key != "budget_ms";
+                if per_game && self.budget_ms.is_some()
+                    || !per_game && (self.game_budget_ms.is_some() || self.game_worlds.is_some())
+                {
+                    return Err(ProfileError::Conflict {
+                        kind: "mc",
+                        message: "takes a budget per decision (budget_ms) or per game (game_budget_ms, game_worlds), not both",
+                    });
+                }
+                match key {
+                    "budget_ms" => {
+                        let ms = value
+                            .parse(Number)
+                            .filter(|ms: &f64| *ms > 0.0 && *ms <= 256.0)
+                            .ok_or_else(|| {
+                                bad("budget_ms", "a number of milliseconds above 0, at most 256")
+                            })?;
+                        self.budget_ms = Some(ms);
+                        self.samples = budget::worlds(ms) as u32;
+                    }
+                    "game_budget_ms" => {
+                        let ms = value
+                            .parse(Number)
+                            .filter(|ms: &f64| *ms > 0.0 && *ms <= 3_600_000.0)
+                            .ok_or_else(|| {
+                                bad(
+                                    "game_budget_ms",
+                                    "a number of milliseconds above 0, at most 3600000",
+                                )
+                            })?;
+                        self.game_budget_ms = Some(ms);
+                        self.game_worlds = Some(budget::worlds(ms));
+                    }
+                    _ => {
+                        self.game_worlds = Some(
+                            value
+                                .parse(Integer)
+                                .filter(|n| (1..=1_000_000_000_000).contains(n))
+                                .ok_or_else(|| bad("game_worlds", "an integer from 1 to 10^12"))?,
+                        );
+                    }
+                }
             }
             "discards" => {
                 self.discards = value
@@ -703,8 +800,19 @@ impl fmt::Display for McParams {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = McParams::default();
         let mut params = Vec::new();
-        if self.samples != d.samples {
+        if let Some(ms) = self.budget_ms {
+            params.push(format!("budget_ms={ms}"));
+        }
+        // With a budget the resolved count is always printed: the manifest
+        // records it, and it pins the count when the text is read back.
+        if self.samples != d.samples || self.budget_ms.is_some() {
             params.push(format!("samples={}", self.samples));
+        }
+        if let Some(ms) = self.game_budget_ms {
+            params.push(format!("game_budget_ms={ms}"));
+        }
+        if let Some(n) = self.game_worlds {
+            params.push(format!("game_worlds={n}"));
         }
         if self.rollout != d.rollout {
             params.push(format!("rollout={}", self.rollout.name()));
@@ -790,7 +898,7 @@ mod tests {
     fn bad_parameters_are_named() {
         let e = |t: &str| t.parse::<Profile>().unwrap_err().to_string();
         assert!(
-            e("mc:samples=0").contains("1 to 4096"),
+            e("mc:samples=0").contains("1 to 65536"),
             "{}",
             e("mc:samples=0")
         );
@@ -801,6 +909,72 @@ mod tests {
         assert!(e("mc:objective=elo").contains("points or game"));
         assert!(e("mc:seed=-1").contains("2^64"));
         assert!(e("mc:depth=3").contains(McParams::KEYS));
+        assert!(e("mc:budget_ms=0").contains("above 0, at most 256"));
+        assert!(e("mc:budget_ms=fast").contains("`mc:budget_ms`"));
+        assert!(e("mc:game_budget_ms=-5").contains("at most 3600000"));
+        assert!(e("mc:game_worlds=0").contains("1 to 10^12"));
+        for both in [
+            "mc:budget_ms=2,game_budget_ms=30000",
+            "mc:game_worlds=9,budget_ms=2",
+        ] {
+            assert!(e(both).contains("not both"), "{both}: {}", e(both));
+        }
+    }
+
+    /// A budget resolves to a count at the fixed rate; the printed profile
+    /// carries the count, and a count given after the budget pins it (so a
+    /// manifest's text replays the same worlds whatever the rate becomes).
+    #[test]
+    fn budgets_resolve_to_printed_counts() {
+        let p = |t: &str| match t.parse::<Profile>().unwrap() {
+            Profile::Mc(params) => params,
+            other => panic!("{other}"),
+        };
+        let two = p("mc:budget_ms=2");
+        assert_eq!((two.samples, two.budget_ms), (512, Some(2.0)));
+        assert_eq!(two.to_string(), "mc:budget_ms=2,samples=512");
+        assert_eq!(p(&two.to_string()), two);
+        let pinned = p("mc:budget_ms=2,samples=300");
+        assert_eq!(pinned.samples, 300);
+        assert_eq!(p(&pinned.to_string()), pinned);
+        // A budget after a count replaces it.
+        assert_eq!(p("mc:samples=300,budget_ms=0.5").samples, 128);
+        let game = p("mc:game_budget_ms=30000");
+        assert_eq!(game.game_worlds, Some(7_680_000));
+        assert_eq!(
+            game.to_string(),
+            "mc:game_budget_ms=30000,game_worlds=7680000"
+        );
+        assert_eq!(p(&game.to_string()), game);
+        // A profile file: keys in sorted order, the count after its budget.
+        let toml = "kind = \"mc\"\nsamples = 100\nbudget_ms = 1";
+        let (profile, _) = Profile::from_toml(toml).unwrap();
+        assert_eq!(profile.to_string(), "mc:budget_ms=1,samples=100");
+    }
+
+    /// With a per-game budget each sampled decision takes its share of the
+    /// account, and a tiny account leaves the decisions to the base policy.
+    #[test]
+    fn a_game_budget_is_spent_across_decisions() {
+        let rules = Rules::standard();
+        let d = deck(NEAR_GIN, OTHER, "QH", "");
+        let hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        let params = McParams {
+            game_worlds: Some(48 * 20),
+            ..McParams::default()
+        };
+        let mut mc = MonteCarlo::new(params, 1);
+        assert!(mc.take_upcard(&hand.view(Seat::A)));
+        assert_eq!(mc.account.map(|a| a.left()), Some(47 * 20));
+        assert_eq!(mc.worlds.len(), 20);
+        let poor = McParams {
+            game_worlds: Some(48 * 15),
+            ..McParams::default()
+        };
+        let mut mc = MonteCarlo::new(poor, 1);
+        mc.take_upcard(&hand.view(Seat::A));
+        assert_eq!(mc.account.map(|a| a.left()), Some(48 * 15));
+        assert!(mc.worlds.is_empty());
     }
 
     /// `values[w * n + c]` for per-world base values and per-world gains of

@@ -23,7 +23,8 @@ pub use external::{
 pub use greedy::Greedy;
 pub use knowledge::Knowledge;
 pub use mc::{
-    GameOdds, HandPrior, McParams, Model, MonteCarlo, Objective, Rollout, Weighting, World,
+    GameOdds, GreedyRollout, HandPrior, McParams, Model, MonteCarlo, Objective, Rollout, Weighting,
+    World, budget,
 };
 pub use profile::{KINDS, ParamType, ParamValue, Profile, ProfileError};
 pub use random::Random;

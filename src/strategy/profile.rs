@@ -91,6 +91,14 @@ pub enum ProfileError {
         /// The inline profile.
         text: String,
     },
+    /// Two parameters that exclude each other.
+    #[error("strategy `{kind}` {message}")]
+    Conflict {
+        /// The kind.
+        kind: &'static str,
+        /// Which parameters, and what to give instead.
+        message: &'static str,
+    },
     /// A profile file that is not valid TOML or has no `kind`.
     #[error("{0}")]
     File(String),

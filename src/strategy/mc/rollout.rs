@@ -1,0 +1,390 @@
+//! The greedy rollout, played on a bare state instead of through the engine.
+//!
+//! A rollout is where a search player spends its time: a sampled world is
+//! played to the end of the hand by two [`Greedy`](crate::strategy::Greedy)
+//! players. Played through [`Hand`](crate::engine::Hand) and
+//! [`play_hand`](crate::engine::play_hand), every rollout copies the hand's
+//! event log and pile, every turn builds views and logs events and actions,
+//! and the greedy player solves its hand again where the rollout already
+//! knows the answer. [`GreedyRollout`] keeps only what greedy play and the
+//! rules read (both hands, the stock, the pile top, the phase) and
+//! remembers each seat's deadwood between turns, so a turn costs one or two
+//! solver calls.
+//!
+//! It is the same game: for every state, candidate and pair of knock
+//! thresholds it reaches the same [`HandOutcome`] as the engine with two
+//! greedy players (tested below against the engine over sampled worlds of
+//! every preset), so `mc` decides exactly as before, only sooner.
+
+use crate::cards::{Card, CardSet};
+use crate::engine::{
+    Action, DrawSource, HandOutcome, Phase, PlayerView, Seat, TurnEnd, VoidReason, big_gin_turn,
+    last_discard_knocks, score_showdown,
+};
+use crate::meld;
+use crate::rules::Rules;
+
+use super::super::best_discard_except;
+
+/// A hand in a sampled world, reduced to what greedy play needs.
+#[derive(Clone, Debug)]
+pub struct GreedyRollout<'a> {
+    rules: &'a Rules,
+    knock_limit: u8,
+    dealer: Seat,
+    upcard: Option<Card>,
+    hands: [CardSet; 2],
+    /// Each seat's deadwood when holding 10 cards (`None`: not known yet).
+    deadwood: [Option<u8>; 2],
+    stock: &'a [Card],
+    next: usize,
+    /// The top of the pile whenever a player may read it (after a pile
+    /// take it is stale until the discard that always follows).
+    top: Option<Card>,
+    taken: Option<Card>,
+    turns: u32,
+    phase: Phase,
+    /// The best discard of the 11 cards held, when the draw found it.
+    pending: Option<meld::Discard>,
+}
+
+impl<'a> GreedyRollout<'a> {
+    /// The state `view` shows with the opponent holding `opponent` and the
+    /// stock `stock` (top first): a world as [`super::sample_world`] draws
+    /// it, which [`Hand::from_world`](crate::engine::Hand::from_world) would
+    /// accept.
+    #[must_use]
+    pub fn new(view: &PlayerView<'a>, opponent: CardSet, stock: &'a [Card]) -> GreedyRollout<'a> {
+        let mut hands = [CardSet::EMPTY; 2];
+        hands[view.seat.index()] = view.hand;
+        hands[view.seat.other().index()] = opponent;
+        GreedyRollout {
+            rules: view.rules,
+            knock_limit: view.knock_limit,
+            dealer: view.dealer,
+            upcard: view.upcard,
+            hands,
+            deadwood: [None; 2],
+            stock,
+            next: 0,
+            top: view.pile_top(),
+            taken: view.taken_from_pile,
+            turns: view.turn,
+            phase: view.phase,
+            pending: None,
+        }
+    }
+
+    /// Applies a legal action of the seat to move (as
+    /// [`Hand::apply`](crate::engine::Hand::apply) does, without its
+    /// checks); returns the outcome if it ends the hand.
+    pub fn apply(&mut self, action: Action) -> Option<HandOutcome> {
+        let seat = self.phase.seat().expect("a rollout acts before its end");
+        let i = seat.index();
+        match (self.phase, action) {
+            (Phase::UpcardOffer { .. }, Action::TakeUpcard(true)) => {
+                let card = self.upcard.expect("an upcard offer has an upcard");
+                self.take(seat, card);
+            }
+            (Phase::UpcardOffer { .. }, Action::TakeUpcard(false)) => {
+                self.phase = if seat == self.dealer {
+                    Phase::Draw {
+                        seat: seat.other(),
+                        stock_only: true,
+                    }
+                } else {
+                    Phase::UpcardOffer { seat: self.dealer }
+                };
+            }
+            (Phase::Draw { .. } | Phase::LastChance { .. }, Action::Draw(DrawSource::Pile)) => {
+                let must_knock = matches!(self.phase, Phase::LastChance { .. });
+                self.take(seat, self.top.expect("a pile draw has a top"));
+                self.phase = Phase::EndTurn { seat, must_knock };
+            }
+            (Phase::LastChance { .. }, Action::Draw(DrawSource::Stock)) => {
+                return Some(HandOutcome::Void(VoidReason::StockEnd));
+            }
+            (Phase::Draw { .. }, Action::Draw(DrawSource::Stock)) => {
+                let card = self.stock[self.next];
+                self.next += 1;
+                self.hands[i].insert(card);
+                self.taken = None;
+                self.pending = None;
+                self.phase = Phase::EndTurn {
+                    seat,
+                    must_knock: false,
+                };
+            }
+            (Phase::EndTurn { .. }, Action::EndTurn(TurnEnd::BigGin)) => {
+                return Some(self.show_down(seat));
+            }
+            (Phase::EndTurn { .. }, Action::EndTurn(TurnEnd::Knock(card))) => {
+                self.hands[i].remove(card);
+                return Some(self.show_down(seat));
+            }
+            (Phase::EndTurn { .. }, Action::EndTurn(TurnEnd::Discard(card))) => {
+                return self.discard(seat, card, None);
+            }
+            (phase, action) => unreachable!("{action:?} is not legal in {phase:?}"),
+        }
+        None
+    }
+
+    /// Plays the hand to its end, both seats greedy: `knock_at[seat]` is
+    /// that seat's knock threshold (`None`: the knock limit).
+    pub fn play(&mut self, knock_at: [Option<u8>; 2]) -> HandOutcome {
+        loop {
+            let seat = self.phase.seat().expect("a rollout acts before its end");
+            let action = match self.phase {
+                Phase::UpcardOffer { .. } => {
+                    let card = self.upcard.expect("an upcard offer has an upcard");
+                    Action::TakeUpcard(self.improves(seat, card))
+                }
+                Phase::Draw { stock_only, .. } => {
+                    let pile = !stock_only && self.top.is_some_and(|top| self.improves(seat, top));
+                    Action::Draw(if pile {
+                        DrawSource::Pile
+                    } else {
+                        DrawSource::Stock
+                    })
+                }
+                Phase::LastChance { .. } => {
+                    let hand = self.hands[seat.index()];
+                    let top = self.top.expect("a last chance has a discard");
+                    let take = last_discard_knocks(hand, top, self.knock_limit, self.rules)
+                        && best_discard_except(hand.with(top), Some(top)).deadwood
+                            <= self.knock_limit;
+                    Action::Draw(if take {
+                        DrawSource::Pile
+                    } else {
+                        DrawSource::Stock
+                    })
+                }
+                Phase::EndTurn { must_knock, .. } => {
+                    let hand = self.hands[seat.index()];
+                    let best = match self.pending.take() {
+                        Some(best) => best,
+                        None => best_discard_except(hand, self.taken),
+                    };
+                    // All 11 cards melding leaves some meld of 4 or more, so
+                    // the best discard then leaves no deadwood.
+                    if best.deadwood == 0
+                        && self.rules.big_gin_bonus.is_some()
+                        && big_gin_turn(self.rules, self.turns)
+                        && meld::is_big_gin(hand)
+                    {
+                        return self.show_down(seat);
+                    }
+                    let threshold = knock_at[seat.index()]
+                        .unwrap_or(self.knock_limit)
+                        .min(self.knock_limit);
+                    if best.deadwood <= threshold || must_knock {
+                        self.hands[seat.index()].remove(best.card);
+                        return self.show_down(seat);
+                    }
+                    if let Some(outcome) = self.discard(seat, best.card, Some(best.deadwood)) {
+                        return outcome;
+                    }
+                    continue;
+                }
+                Phase::Over => unreachable!("the loop returns when the hand ends"),
+            };
+            if let Some(outcome) = self.apply(action) {
+                return outcome;
+            }
+        }
+    }
+
+    /// Greedy's test: does taking `card` lower the deadwood after the best
+    /// discard? Keeps that discard for the end of the turn.
+    fn improves(&mut self, seat: Seat, card: Card) -> bool {
+        let i = seat.index();
+        let hand = self.hands[i];
+        let best = meld::best_discard(hand.with(card)).expect("11 cards");
+        let now = *self.deadwood[i].get_or_insert_with(|| meld::deadwood(hand));
+        let better = best.deadwood < now;
+        // Taken, `card` is not the best discard (that would leave the
+        // hand as it was), so the discard found is the one to make.
+        self.pending = better.then_some(best);
+        better
+    }
+
+    fn take(&mut self, seat: Seat, card: Card) {
+        self.hands[seat.index()].insert(card);
+        self.taken = Some(card);
+        self.phase = Phase::EndTurn {
+            seat,
+            must_knock: false,
+        };
+    }
+
+    /// Discards `card` (leaving `deadwood`, if known) and moves on.
+    fn discard(&mut self, seat: Seat, card: Card, deadwood: Option<u8>) -> Option<HandOutcome> {
+        self.hands[seat.index()].remove(card);
+        self.deadwood[seat.index()] = deadwood;
+        self.top = Some(card);
+        self.taken = None;
+        self.pending = None;
+        self.turns += 1;
+        if self.stock.len() - self.next <= 2 {
+            if !self.rules.last_discard_action {
+                return Some(HandOutcome::Void(VoidReason::StockEnd));
+            }
+            self.phase = Phase::LastChance { seat: seat.other() };
+        } else if self.turns >= self.rules.max_turns {
+            return Some(HandOutcome::Void(VoidReason::TurnCap));
+        } else {
+            self.phase = Phase::Draw {
+                seat: seat.other(),
+                stock_only: false,
+            };
+        }
+        None
+    }
+
+    fn show_down(&mut self, knocker: Seat) -> HandOutcome {
+        self.phase = Phase::Over;
+        let showdown = meld::showdown(
+            self.hands[knocker.index()],
+            self.hands[knocker.other().index()],
+            self.knock_limit,
+        )
+        .expect("a knock within the limit has a legal showdown");
+        let score = score_showdown(&showdown, self.rules, self.upcard);
+        HandOutcome::Showdown {
+            knocker,
+            showdown,
+            score,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
+    use super::*;
+    use crate::engine::{
+        Deck, Hand, Strategy, ask, big_gin_legal, legal_discards, pile_allowed, play_hand,
+    };
+    use crate::rules::Deal;
+    use crate::strategy::{Greedy, Knowledge, Tracker};
+
+    /// Every legal action in `view`.
+    fn legal(view: &PlayerView<'_>) -> Vec<Action> {
+        match view.phase {
+            Phase::UpcardOffer { .. } => vec![Action::TakeUpcard(true), Action::TakeUpcard(false)],
+            Phase::Draw { .. } | Phase::LastChance { .. } => {
+                let mut out = vec![Action::Draw(DrawSource::Stock)];
+                if pile_allowed(view) {
+                    out.push(Action::Draw(DrawSource::Pile));
+                }
+                out
+            }
+            Phase::EndTurn { must_knock, .. } => {
+                let mut out = Vec::new();
+                if big_gin_legal(view) {
+                    out.push(Action::EndTurn(TurnEnd::BigGin));
+                }
+                for card in legal_discards(view) {
+                    if meld::deadwood(view.hand.without(card)) <= view.knock_limit {
+                        out.push(Action::EndTurn(TurnEnd::Knock(card)));
+                    }
+                    if !must_knock {
+                        out.push(Action::EndTurn(TurnEnd::Discard(card)));
+                    }
+                }
+                out
+            }
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    /// The engine's rollout: the world as a hand, the action applied, then
+    /// two greedy players to the end.
+    fn engine(
+        view: &PlayerView<'_>,
+        world: &super::super::World,
+        action: Action,
+        knock_at: [Option<u8>; 2],
+    ) -> HandOutcome {
+        let mut hand = Hand::from_world(view, world.opponent, &world.stock).unwrap();
+        hand.apply(view.seat, action).unwrap();
+        if let Some(outcome) = hand.outcome() {
+            return *outcome;
+        }
+        let [mut a, mut b] = knock_at.map(|k| Greedy::new(k, Vec::new()));
+        play_hand(&mut hand, &mut [&mut a, &mut b]).unwrap()
+    }
+
+    /// From states of real hands (tracker against greedy, so the states
+    /// are not only greedy's) under every preset, an eleven-card deal, the
+    /// last-discard rule and a short turn cap: every legal action in
+    /// sampled worlds, played out with several knock thresholds, ends as
+    /// the engine ends it.
+    #[test]
+    fn rollouts_end_as_the_engine_ends_them() {
+        let mut variants = vec![
+            Rules::standard(),
+            Rules::hoyle(),
+            Rules::oklahoma(),
+            Rules::eaai(),
+        ];
+        let mut eleven = Rules::standard();
+        eleven.deal = Deal::ElevenCards;
+        eleven.last_discard_action = true;
+        variants.push(eleven);
+        let mut last = Rules::eaai();
+        last.last_discard_action = true;
+        variants.push(last);
+        let mut capped = Rules::hoyle();
+        capped.max_turns = 9;
+        variants.push(capped);
+        let thresholds = [[None, None], [Some(0), None], [Some(3), Some(10)]];
+        let mut rng = Pcg64Mcg::seed_from_u64(17);
+        let mut compared = 0;
+        let mut ends = std::collections::BTreeSet::new();
+        for rules in &variants {
+            for d in 0..25 {
+                let deck = Deck::shuffled(&mut rng);
+                let mut hand = Hand::new(rules, &deck, Seat::ALL[d % 2], [0, 0]).unwrap();
+                let mut players: [Box<dyn Strategy>; 2] =
+                    [Box::new(Tracker::default()), Box::new(Greedy::default())];
+                while let Some(seat) = hand.phase().seat() {
+                    let view = hand.view(seat);
+                    let knowledge = Knowledge::from_view(&view);
+                    for _ in 0..3 {
+                        let world = super::super::sample_world(&mut rng, &view, Some(&knowledge));
+                        for action in legal(&view) {
+                            for knock_at in thresholds {
+                                let expected = engine(&view, &world, action, knock_at);
+                                let mut rollout =
+                                    GreedyRollout::new(&view, world.opponent, &world.stock);
+                                let got = rollout
+                                    .apply(action)
+                                    .unwrap_or_else(|| rollout.play(knock_at));
+                                assert_eq!(
+                                    got, expected,
+                                    "{action:?} with {knock_at:?} in {view:?} / {world:?}"
+                                );
+                                ends.insert(match got {
+                                    HandOutcome::Void(reason) => format!("{reason:?}"),
+                                    HandOutcome::Showdown { score, .. } => {
+                                        format!("{:?}", score.end)
+                                    }
+                                });
+                                compared += 1;
+                            }
+                        }
+                    }
+                    let action = ask(players[seat.index()].as_mut(), &hand.view(seat));
+                    hand.apply(seat, action).unwrap();
+                }
+            }
+        }
+        assert!(compared > 50_000, "{compared}");
+        // Every way a hand ends was reached.
+        assert!(ends.len() >= 6, "{ends:?}");
+    }
+}
