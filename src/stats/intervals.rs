@@ -1,7 +1,7 @@
 //! Rates and their Wilson score intervals.
 
 /// The Wilson score interval for `successes` out of `trials` at normal
-/// quantile `z` (use [`Z95`] for 95 %). Returns `(0, 1)` for no trials.
+/// quantile `z` (use [`Z95`](crate::stats::Z95) for 95 %). Returns `(0, 1)` for no trials.
 #[must_use]
 pub fn wilson(successes: u64, trials: u64, z: f64) -> (f64, f64) {
     if trials == 0 {

@@ -642,7 +642,7 @@ static DEFAULT_LOGS: Mutex<Option<tempfile::TempDir>> = Mutex::new(None);
 /// so its log holds the reason.
 static KEEP_LOGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// The default log folder (see [`DEFAULT_LOGS`]), created if need be.
+/// The default log folder (see `DEFAULT_LOGS`), created if need be.
 ///
 /// # Errors
 /// The temporary directory cannot be written.

@@ -50,7 +50,7 @@ pub struct GreedyRollout<'a> {
 
 impl<'a> GreedyRollout<'a> {
     /// The state `view` shows with the opponent holding `opponent` and the
-    /// stock `stock` (top first): a world as [`super::sample_world`] draws
+    /// stock `stock` (top first): a world as `sample_world` draws
     /// it, which [`Hand::from_world`](crate::engine::Hand::from_world) would
     /// accept.
     #[must_use]
