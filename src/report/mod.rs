@@ -108,7 +108,7 @@ pub struct SummaryRow {
     pub non_dealer_win_lo: f64,
     /// Its 95 % Wilson interval, high end.
     pub non_dealer_win_hi: f64,
-    /// Gins / hands.
+    /// Gins (big gins included) / hands.
     pub gin_rate: f64,
     /// Its 95 % Wilson interval, low end.
     pub gin_lo: f64,
