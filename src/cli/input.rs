@@ -2,9 +2,9 @@
 //! /dev/zero` or a runaway pipe is refused with a message (exit code 2)
 //! instead of growing without bound. Every file, standard input and line
 //! the commands read goes through here; README.md lists the caps, and a
-//! test holds its table to this one. (Not yet through here: the state
-//! files of an output folder, read by the job layer; a bot's reply lines
-//! are capped by the external-bot layer.)
+//! test holds its table to this one. (The state files of an output folder
+//! are capped where the job layer reads them, `job::state`; a bot's reply
+//! lines by the external-bot layer.)
 
 use std::fs::File;
 use std::io::{self, BufRead, Read};

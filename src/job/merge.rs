@@ -6,7 +6,7 @@ use crate::report::MANIFEST;
 
 use super::output::write_result;
 use super::play::{Outcome, claim_dir};
-use super::state::{RowState, State, read_state};
+use super::state::{MANIFEST_CAP, RowState, State, read_capped, read_state};
 use super::{JobError, Shard};
 
 /// Merges the shard folders `inputs` into `out`, writing the same files as
@@ -45,8 +45,9 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
         }
         states.push(state);
     }
-    let manifest_text = std::fs::read_to_string(first_dir.join(MANIFEST))
-        .map_err(|e| JobError::Input(format!("reading {}/{MANIFEST}: {e}", first_dir.display())))?;
+    let manifest_path = first_dir.join(MANIFEST);
+    let manifest_text = String::from_utf8(read_capped(&manifest_path, MANIFEST_CAP)?)
+        .map_err(|_| JobError::Input(format!("{}: not UTF-8 text", manifest_path.display())))?;
     let first = &states[0];
     let count = first.shard.count;
     let mut seen = std::collections::BTreeSet::new();

@@ -8,7 +8,7 @@ use crate::report::{
     self, MANIFEST, ResultFiles, RowTallies, StudyRows, SummaryRow, csv_bytes, distribution_rows,
 };
 
-use super::state::{State, read_state};
+use super::state::{MANIFEST_CAP, State, read_capped, read_state};
 use super::{JobError, StudyKind};
 
 /// The presentation rows of `state`: the summary and the study's table.
@@ -138,10 +138,11 @@ fn reproduced_manifest(
     entries: &[(String, Vec<u8>)],
     earlier: &[String],
 ) -> Option<Vec<u8>> {
-    let manifest = std::fs::read(dir.join(MANIFEST)).ok()?;
-    let same = entries
-        .iter()
-        .all(|(name, bytes)| std::fs::read(dir.join(name)).is_ok_and(|old| old == *bytes));
+    let manifest = read_capped(&dir.join(MANIFEST), MANIFEST_CAP).ok()?;
+    // One byte more than the new file is enough to tell them apart.
+    let same = entries.iter().all(|(name, bytes)| {
+        read_capped(&dir.join(name), bytes.len() as u64).is_ok_and(|old| old == *bytes)
+    });
     let no_other = earlier.iter().all(|name| {
         name == MANIFEST || entries.iter().any(|(n, _)| n == name) || !dir.join(name).exists()
     });

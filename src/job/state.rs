@@ -212,10 +212,35 @@ fn work_text(plan: &Plan) -> String {
     }
 }
 
-pub(super) fn read_state(path: &Path) -> Result<State, JobError> {
-    let text = std::fs::read_to_string(path)
+/// The most bytes of a state file (`tallies.json`, `checkpoint.json`) read:
+/// a row's tallies take tens of KiB, so this is thousands of rows.
+pub(super) const STATE_CAP: u64 = 256 << 20;
+
+/// The most bytes of a manifest read (it holds the spec, itself at most
+/// 1 MiB).
+pub(super) const MANIFEST_CAP: u64 = 4 << 20;
+
+/// The file at `path`, at most `cap` bytes: a larger one (a damaged
+/// folder, or `/dev/zero` given as one) is bad input, not a read without end.
+pub(super) fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, JobError> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(cap + 1).read_to_end(&mut bytes))
         .map_err(|e| JobError::Input(format!("reading {}: {e}", path.display())))?;
-    serde_json::from_str(&text)
+    if bytes.len() as u64 > cap {
+        return Err(JobError::Input(format!(
+            "{}: more than {} MiB, the limit for this kind of file; it is not one ginlab wrote",
+            path.display(),
+            cap >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+pub(super) fn read_state(path: &Path) -> Result<State, JobError> {
+    let text = read_capped(path, STATE_CAP)?;
+    serde_json::from_slice(&text)
         .map_err(|e| JobError::Input(format!("{}: not a ginlab state file: {e}", path.display())))
 }
 
@@ -227,6 +252,29 @@ pub(super) fn write_state(path: &Path, state: &State) -> Result<(), JobError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn state_files_are_read_up_to_a_cap() {
+        let dir = std::env::temp_dir().join(format!("ginlab-cap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("tallies.json");
+        std::fs::write(&path, vec![b' '; (2 << 20) + 1]).unwrap();
+        assert_eq!(read_capped(&path, 4 << 20).unwrap().len(), (2 << 20) + 1);
+        let Err(JobError::Input(e)) = read_capped(&path, 2 << 20) else {
+            panic!("over the cap is bad input");
+        };
+        assert!(
+            e.ends_with(
+                "more than 2 MiB, the limit for this kind of file; it is not one ginlab wrote"
+            ),
+            "{e}"
+        );
+        // An endless input stops at the cap.
+        if Path::new("/dev/zero").exists() {
+            assert!(read_capped(Path::new("/dev/zero"), 1 << 20).is_err());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn shards_tile_the_deals() {
