@@ -61,22 +61,28 @@ pub enum Pairing {
 pub enum Study {
     /// `players` paired by `pairing`.
     Match,
-    /// One parameter of `strategy` over `values` against `vs`.
-    Sweep {
-        /// The strategy varied.
-        strategy: String,
-        /// Its parameter.
-        param: String,
-        /// The grid: `A..=B` or a comma list.
-        values: String,
-        /// The fixed opponent.
-        vs: String,
-    },
+    /// One parameter of a strategy over a grid against a fixed opponent.
+    Sweep(Sweep),
     /// `strategy` against itself under every variant.
     Balance {
         /// The strategy.
         strategy: String,
     },
+}
+
+/// A sweep as given (strategies not yet resolved): one parameter of
+/// `strategy` over `values` against `vs`. Specs and the `sweep` command
+/// both say it this way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sweep {
+    /// The strategy varied.
+    pub strategy: String,
+    /// Its parameter.
+    pub param: String,
+    /// The grid: `A..=B` or a comma list.
+    pub values: String,
+    /// The fixed opponent.
+    pub vs: String,
 }
 
 /// The values of a sweep: `A..=B` (integers, at most 1001 of them) or a
@@ -337,12 +343,12 @@ impl Experiment {
         };
         let study = match kind {
             Kind::Match => Study::Match,
-            Kind::Sweep => Study::Sweep {
+            Kind::Sweep => Study::Sweep(Sweep {
                 strategy: text_key("strategy")?,
                 param: text_key("param")?,
                 values: text_key("values")?,
                 vs: text_key("vs")?,
-            },
+            }),
             Kind::Balance => Study::Balance {
                 strategy: text_key("strategy")?,
             },
@@ -525,7 +531,7 @@ mod tests {
             "seed = 1\ngames = 5\nstudy = \"sweep\"\nstrategy = \"greedy\"\nparam = \"knock_at\"\nvalues = \"0..=3\"\nvs = \"simple\"",
         )
         .unwrap();
-        assert!(matches!(sweep.study, Study::Sweep { .. }));
+        assert!(matches!(sweep.study, Study::Sweep(_)));
     }
 
     #[test]

@@ -24,7 +24,7 @@ use std::fmt::Display;
 
 use assert_cmd::Command;
 use ginlab::engine::{Deck, DeckError};
-use ginlab::experiment::{Experiment, ExperimentError, Pairing, Study};
+use ginlab::experiment::{Experiment, ExperimentError, Pairing, Study, Sweep};
 use ginlab::meld::{self, HandSpec};
 use ginlab::protocol::{Move, ReplyError, read_hello, read_move, rules_from_table, rules_table};
 use ginlab::rules::{Deal, KNOBS, KnockLimit, NextDealer, PRESETS, RulesError, Shutout};
@@ -1066,12 +1066,12 @@ impl Spec {
                 let players: Vec<String> = self.players.iter().map(|p| q(p)).collect();
                 lines.push(("players".into(), format!("[{}]", players.join(", "))));
             }
-            Study::Sweep {
+            Study::Sweep(Sweep {
                 strategy,
                 param,
                 values,
                 vs,
-            } => {
+            }) => {
                 lines.push(("study".into(), q("sweep")));
                 lines.push(("strategy".into(), q(strategy)));
                 lines.push(("param".into(), q(param)));
@@ -1121,12 +1121,12 @@ fn spec() -> impl Strategy<Value = Spec> {
         Just(Study::Match),
         (word, word, "[0-9]{1,2}(\\.\\.=[0-9]{1,2})?", word).prop_map(
             |(strategy, param, values, vs)| {
-                Study::Sweep {
+                Study::Sweep(Sweep {
                     strategy,
                     param,
                     values,
                     vs,
-                }
+                })
             }
         ),
         word.prop_map(|strategy| Study::Balance { strategy }),

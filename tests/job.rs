@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use ginlab::experiment::Pairing;
+use ginlab::experiment::{Pairing, Sweep};
 use ginlab::job::{self, JobError, JobRequest, JobSpec, Layout, Options, Player, Progress, Shard};
 use ginlab::rules::Rules;
 use ginlab::sim::Work;
@@ -241,11 +241,13 @@ fn a_stopping_rule_writes_its_folder_and_resumes() {
 
 #[test]
 fn merging_a_sweep_writes_its_table() {
-    let layout = || Layout::Sweep {
-        strategy: "greedy".into(),
-        param: "knock_at".into(),
-        values: "4..=6".into(),
-        vs: "simple".into(),
+    let layout = || {
+        Layout::Sweep(Sweep {
+            strategy: "greedy".into(),
+            param: "knock_at".into(),
+            values: "4..=6".into(),
+            vs: "simple".into(),
+        })
     };
     let whole_dir = scratch("sweep");
     job::run(

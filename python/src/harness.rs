@@ -9,7 +9,7 @@
 use std::sync::{Arc, Mutex};
 
 use ginlab::cards::{Card, CardSet};
-use ginlab::experiment::{Experiment, Study, sweep_values};
+use ginlab::experiment::{Experiment, Study, Sweep, sweep_values};
 use ginlab::meld;
 use ginlab::report::SummaryRow;
 use ginlab::rules::{PRESETS, Rules};
@@ -221,12 +221,12 @@ fn rows(experiment: &Experiment, objects: Option<&Bound<'_, PyDict>>) -> PyResul
                 }
             }
         }
-        Study::Sweep {
+        Study::Sweep(Sweep {
             strategy,
             param,
             values,
             vs,
-        } => {
+        }) => {
             let base = profile(strategy)?;
             let opponent = profile(vs)?;
             let values = sweep_values(values)
@@ -362,12 +362,12 @@ pub fn sweep<'py>(
             .collect::<PyResult<Vec<String>>>()?
             .join(","),
     };
-    let swept = Study::Sweep {
+    let swept = Study::Sweep(Sweep {
         strategy: strategy.to_owned(),
         param: param.to_owned(),
         values,
         vs: vs.to_owned(),
-    };
+    });
     study(
         py,
         swept,

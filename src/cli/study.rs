@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
+use ginlab::experiment::Sweep;
 use ginlab::job::{self, JobRequest, JobSpec, Layout, Outcome, Shard, StudyKind, given_once};
 use ginlab::report::{StudyRows, balance_table, summary_table, sweep_table};
 use ginlab::rules::Rules;
@@ -150,12 +151,12 @@ pub struct SweepArgs {
 }
 
 pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
-    args.study.play(Layout::Sweep {
+    args.study.play(Layout::Sweep(Sweep {
         strategy: args.strategy.clone(),
         param: args.param.clone(),
         values: args.values.clone(),
         vs: args.vs.clone(),
-    })
+    }))
 }
 
 #[derive(Debug, Args)]

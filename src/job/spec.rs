@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::experiment::{Experiment, Pairing, Study};
+use crate::experiment::{Experiment, Pairing, Study, Sweep};
 use crate::report::{Manifest, VariantRules};
 use crate::rules::Rules;
 use crate::sim::{Plan, Work};
@@ -37,18 +37,8 @@ pub enum Layout {
         /// The schedule.
         pairing: Pairing,
     },
-    /// One parameter of `strategy` over `values` (`A..=B` or a comma list)
-    /// against `vs`.
-    Sweep {
-        /// The strategy varied.
-        strategy: String,
-        /// The parameter.
-        param: String,
-        /// The grid.
-        values: String,
-        /// The fixed opponent.
-        vs: String,
-    },
+    /// One parameter of a strategy over a grid against a fixed opponent.
+    Sweep(Sweep),
     /// `strategy` against itself under every variant; every deal once.
     Balance {
         /// The strategy.
@@ -154,17 +144,7 @@ impl JobRequest {
                     .collect(),
                 pairing: experiment.pairing,
             },
-            Study::Sweep {
-                strategy,
-                param,
-                values,
-                vs,
-            } => Layout::Sweep {
-                strategy,
-                param,
-                values,
-                vs,
-            },
+            Study::Sweep(sweep) => Layout::Sweep(sweep),
             Study::Balance { strategy } => Layout::Balance { strategy },
         };
         JobRequest {
@@ -219,12 +199,12 @@ impl JobRequest {
                     None,
                 )
             }
-            Layout::Sweep {
+            Layout::Sweep(Sweep {
                 strategy,
                 param,
                 values,
                 vs,
-            } => {
+            }) => {
                 let base = resolve(strategy, "being swept")?;
                 let opponent = resolve(vs, "--vs")?;
                 let values = parse_values(values)?;
