@@ -854,3 +854,71 @@ fn a_chosen_seed_with_a_bot_is_warned_of_and_the_default_is_random() {
     };
     assert_ne!(seed(run()), seed(run()));
 }
+
+/// Issue 15: chart names are built from the players' names, which for two
+/// bots of one hello name are their whole commands; a long command made a
+/// name the file system refused ("File name too long") after every game
+/// was played. Long names are cut and end in a digest, so they stay
+/// distinct.
+#[test]
+fn bots_with_long_commands_get_chart_names_that_fit() {
+    let dir = tempfile_dir("long-names");
+    let pad = "x".repeat(300);
+    let output = ginlab()
+        .args([
+            "match",
+            &format!("{RANDOM_BOT} {pad}"),
+            &format!("{RANDOM_BOT} {pad}y"),
+            "--hands",
+            "2",
+            "-q",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let charts: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".svg"))
+        .collect();
+    assert_eq!(charts.len(), 1, "{charts:?}");
+    assert!(charts[0].len() < 200, "{}", charts[0]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 15: `run`, `sweep` and `balance` always play from a fixed seed
+/// (the spec's, or `--seed` and its default), so with an external bot they
+/// warn once, as `match --seed` does.
+#[test]
+fn fixed_seeds_of_specs_and_studies_with_a_bot_are_warned_of() {
+    let dir = tempfile_dir("fixed-seed");
+    let spec = dir.join("bot.toml");
+    std::fs::write(
+        &spec,
+        format!("seed = 7\nhands = 2\nplayers = [\"{RANDOM_BOT}\", \"greedy\"]\n"),
+    )
+    .unwrap();
+    let warned = |args: &[&str], needle: &str| {
+        let output = ginlab().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{args:?}: {stderr}");
+        assert_eq!(stderr.matches(needle).count(), 1, "{args:?}: {stderr}");
+    };
+    let out = dir.join("out");
+    let (spec, out) = (spec.to_str().unwrap(), out.to_str().unwrap());
+    warned(
+        &["run", spec, "--out", out, "-q"],
+        "warning: the spec's seed 7 with an external bot",
+    );
+    warned(
+        &["balance", RANDOM_BOT, "--hands", "2", "--out", out, "-q"],
+        "warning: --seed 1 with an external bot",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -965,6 +965,25 @@ fn out_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Makes the manifest of `dir` record the digest of its (edited)
+/// `tallies.json`, as someone covering an edit would.
+fn sign(dir: &std::path::Path) {
+    let tallies = std::fs::read(dir.join("tallies.json")).unwrap();
+    let manifest = std::fs::read_to_string(dir.join("manifest.toml")).unwrap();
+    let signed: String = manifest
+        .lines()
+        .map(|line| {
+            if line.starts_with("tallies_blake3 = ") {
+                format!("tallies_blake3 = \"{}\"\n", blake3::hash(&tallies).to_hex())
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect();
+    assert_ne!(signed, manifest, "the manifest records a digest");
+    std::fs::write(dir.join("manifest.toml"), signed).unwrap();
+}
+
 fn same_results(x: &std::path::Path, y: &std::path::Path) {
     for name in ["summary.csv", "distribution.csv", "tallies.json"] {
         let (a, b) = (
@@ -1077,6 +1096,7 @@ fn shards_merge_into_the_single_run() {
             "the shard field is where the test expects it"
         );
         std::fs::write(edited.join("tallies.json"), tallies).unwrap();
+        sign(&edited);
         rejects(
             &[
                 "merge",
@@ -1690,6 +1710,67 @@ fn a_folder_in_use_is_refused_and_stale_temporaries_are_removed() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue 15 item 9: a run killed while putting its files in place (here:
+/// after two of its renames) leaves its journal; the next run into the
+/// folder finishes that commit first and says so, so the folder is never a
+/// mix of two runs.
+#[test]
+fn a_write_killed_half_way_is_finished_by_the_next_run() {
+    let base = out_dir("half-written");
+    let (old, new) = (base.join("old"), base.join("new"));
+    let run = |dir: &std::path::Path, seed: &str| {
+        ginlab()
+            .args([
+                "match", "greedy", "simple", "--games", "6", "-q", "--seed", seed, "--out",
+            ])
+            .arg(dir)
+            .output()
+            .unwrap()
+    };
+    assert!(run(&old, "4").status.success());
+    assert!(run(&new, "5").status.success());
+    // What the killed run of seed 5 into `old` left: every new file beside
+    // its target, two of them already renamed, and the journal.
+    let mut names: Vec<String> = std::fs::read_dir(&new)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "manifest.toml")
+        .collect();
+    names.sort();
+    names.push("manifest.toml".into());
+    let mut journal = String::from("ginlab commit journal 1\n");
+    for (i, name) in names.iter().enumerate() {
+        let temp = format!(".{name}.tmp-77");
+        let target = if i < 2 { name.clone() } else { temp.clone() };
+        std::fs::copy(new.join(name), old.join(target)).unwrap();
+        journal += &format!("put {temp} {name}\n");
+    }
+    std::fs::write(old.join(".ginlab-commit"), journal).unwrap();
+    // The same run again: it finds the folder completed to the killed
+    // run's result, reproduces it, and so keeps that run's manifest.
+    let output = run(&old, "5");
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("completed the result files of an earlier run that was interrupted"),
+        "{stderr}"
+    );
+    for name in &names {
+        assert_eq!(
+            std::fs::read(old.join(name)).unwrap(),
+            std::fs::read(new.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    let left: Vec<_> = std::fs::read_dir(&old)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
 #[test]
 fn merge_and_resume_refuse_edited_state() {
     let base = out_dir("edited");
@@ -1699,11 +1780,24 @@ fn merge_and_resume_refuse_edited_state() {
         assert!(match_into(dir, &["--shard", &shard]).status.success());
     }
     let path = shards[1].join("tallies.json");
+    let manifest = shards[1].join("manifest.toml");
     let honest = std::fs::read_to_string(&path).unwrap();
-    let edit = |f: &dyn Fn(&mut serde_json::Value)| {
+    let honest_manifest = std::fs::read_to_string(&manifest).unwrap();
+    let digest = format!(
+        "tallies_blake3 = \"{}\"",
+        blake3::hash(honest.as_bytes()).to_hex()
+    );
+    assert!(honest_manifest.contains(&digest), "{honest_manifest}");
+    // An edit the manifest's digest catches; then edits whose digest was
+    // made to match, which the consistency checks catch.
+    let edit = |f: &dyn Fn(&mut serde_json::Value), signed: bool| {
         let mut state: serde_json::Value = serde_json::from_str(&honest).unwrap();
         f(&mut state);
         std::fs::write(&path, state.to_string()).unwrap();
+        std::fs::write(&manifest, &honest_manifest).unwrap();
+        if signed {
+            sign(&shards[1]);
+        }
     };
     let merged = base.join("merged");
     let merge = |needle: &str| {
@@ -1719,13 +1813,28 @@ fn merge_and_resume_refuse_edited_state() {
             &[needle],
         );
     };
-    edit(&|s| s["rows"][0]["tallies"]["a_hand_wins"] = 4900.into());
+    edit(
+        &|s| s["rows"][0]["tallies"]["a_hand_wins"] = 4900.into(),
+        false,
+    );
+    merge("does not match the digest");
+    edit(
+        &|s| s["rows"][0]["tallies"]["a_hand_wins"] = 4900.into(),
+        true,
+    );
     merge("the hands won do not add up");
-    edit(&|s| s["rows"][0]["covered"] = serde_json::json!([{"start": 0, "end": 20}]));
+    edit(
+        &|s| s["rows"][0]["covered"] = serde_json::json!([{"start": 0, "end": 20}]),
+        true,
+    );
     merge("not its slice");
-    edit(&|s| s["rows"][0]["tallies"]["hands"] = 0.into());
+    edit(&|s| s["rows"][0]["tallies"]["hands"] = 0.into(), true);
     merge("edited or damaged");
-    std::fs::write(&path, honest).unwrap();
+    std::fs::write(&path, &honest).unwrap();
+    std::fs::write(&manifest, honest_manifest.replace(&digest, "")).unwrap();
+    merge("records no digest of tallies.json");
+    std::fs::write(&manifest, &honest_manifest).unwrap();
+    std::fs::write(&manifest, honest_manifest).unwrap();
     let output = ginlab()
         .args([
             "merge",

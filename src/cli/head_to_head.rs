@@ -178,6 +178,7 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     });
     bar.finish_and_clear();
     let outcome = outcome?;
+    super::job::print_notes(&outcome);
     let seconds = start.elapsed().as_secs_f64();
     let threads = if args.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())

@@ -3,7 +3,7 @@
 //! strategy resolver, and the progress bar fed by the job's callback. The
 //! jobs themselves are `ginlab::job`.
 
-use ginlab::job::{JobError, Player, Progress};
+use ginlab::job::{JobError, JobSpec, Outcome, Player, Progress};
 use indicatif::ProgressBar;
 
 use super::Failure;
@@ -42,6 +42,30 @@ pub fn on_progress(bar: &ProgressBar) -> impl Fn(Progress<'_>) + Sync + '_ {
             bar.set_prefix(format!("{variant} {} v {}", players[0], players[1]));
         }
         Progress::Done(done) => bar.set_position(done),
+    }
+}
+
+/// Warns once when a job whose seed is fixed (`origin`: by its spec, or
+/// by a study's `--seed` and its default) has an external bot, which could
+/// guess the seed.
+pub fn warn_fixed_seed(spec: &JobSpec, origin: &str) {
+    let profiles: Vec<_> = spec
+        .rows
+        .iter()
+        .flat_map(|r| r.plan.profiles.iter().cloned())
+        .collect();
+    super::warn_guessable_seed(
+        &format!("{origin} {}", spec.manifest.seed),
+        "for play against bots you do not trust, use a large random seed and keep it private",
+        &profiles,
+    );
+}
+
+/// Prints on standard error what the job found and repaired in its folder.
+pub fn print_notes(outcome: &Outcome) {
+    for note in &outcome.notes {
+        let _ =
+            std::io::Write::write_all(&mut std::io::stderr(), format!("note: {note}\n").as_bytes());
     }
 }
 

@@ -152,12 +152,21 @@ fn master_seed(given: Option<u64>) -> Result<u64, Failure> {
 /// guess it and rebuild every deal.
 fn warn_chosen_seed(given: Option<u64>, profiles: &[Profile]) {
     let Some(seed) = given else { return };
+    warn_guessable_seed(
+        &format!("--seed {seed}"),
+        "leave --seed out for a secret random seed",
+        profiles,
+    );
+}
+
+/// Warns once when `seed` (as the user gave it) meets an external bot;
+/// `remedy` says how to avoid it.
+fn warn_guessable_seed(seed: &str, remedy: &str, profiles: &[Profile]) {
     if profiles.iter().any(|p| matches!(p, Profile::External(_))) {
         let _ = writeln!(
             io::stderr(),
-            "warning: --seed {seed} with an external bot: a bot that guesses the seed can \
-             rebuild every deal; leave --seed out for a secret random seed (fair play, \
-             see docs/PROTOCOL.md)"
+            "warning: {seed} with an external bot: a bot that guesses the seed can \
+             rebuild every deal; {remedy} (fair play, see docs/PROTOCOL.md)"
         );
     }
 }

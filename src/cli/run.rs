@@ -57,6 +57,7 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
     };
     let spec = JobRequest::from_experiment(experiment, &name, text, args.out.clone(), command())
         .build(&resolver)?;
+    super::job::warn_fixed_seed(&spec, "the spec's seed");
     let options = job::Options {
         shard: args.shard,
         resume: args.resume,
@@ -86,6 +87,7 @@ pub struct MergeArgs {
 pub fn merge(args: MergeArgs) -> Result<(), Failure> {
     let start = Instant::now();
     let outcome = job::merge(&args.shards, &args.out, &command())?;
+    super::job::print_notes(&outcome);
     let seconds = start.elapsed().as_secs_f64();
     write_stdout(summary_table(&outcome.summary, seconds, &args.out).as_bytes())
 }

@@ -105,6 +105,7 @@ impl StudyArgs {
             experiment: None,
         }
         .build(&resolver)?;
+        super::job::warn_fixed_seed(&spec, "--seed");
         let options = job::Options {
             shard: self.shard,
             resume: self.resume,
@@ -123,6 +124,7 @@ impl StudyArgs {
 
 /// Prints a finished job's table: the study's, or the summary's.
 pub fn print_outcome(spec: &JobSpec, outcome: &Outcome, seconds: f64) -> Result<(), Failure> {
+    super::job::print_notes(outcome);
     let dir = spec.dir.as_deref().unwrap_or(Path::new("."));
     let text = match (&outcome.study, &spec.study) {
         (Some(StudyRows::Sweep(rows)), StudyKind::Sweep { param, .. }) => {

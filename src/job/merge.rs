@@ -6,7 +6,7 @@ use crate::report::MANIFEST;
 
 use super::output::write_result;
 use super::play::{Outcome, claim_dir};
-use super::state::{MANIFEST_CAP, RowState, State, read_capped, read_state};
+use super::state::{RowState, State, read_finished};
 use super::{JobError, Shard};
 
 /// Merges the shard folders `inputs` into `out`, writing the same files as
@@ -33,9 +33,11 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
         return Err(JobError::Input("merge: no shard folders given".into()));
     };
     let mut states = Vec::new();
+    let mut manifests = Vec::new();
     for dir in inputs {
         let path = dir.join("tallies.json");
-        let state = read_state(&path)?;
+        let (state, manifest) = read_finished(dir, MANIFEST)?;
+        manifests.push(manifest);
         let Shard { index, count } = state.shard;
         if index == 0 || index > count {
             return Err(JobError::Input(format!(
@@ -45,9 +47,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
         }
         states.push(state);
     }
-    let manifest_path = first_dir.join(MANIFEST);
-    let manifest_text = String::from_utf8(read_capped(&manifest_path, MANIFEST_CAP)?)
-        .map_err(|_| JobError::Input(format!("{}: not UTF-8 text", manifest_path.display())))?;
+    let manifest_text = manifests.swap_remove(0);
     let first = &states[0];
     let count = first.shard.count;
     let mut seen = std::collections::BTreeSet::new();
@@ -99,7 +99,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
             mine.check(&path, &state.shard.slice(deals), true)?;
         }
     }
-    let _lock = claim_dir(out)?;
+    let claim = claim_dir(out)?;
     let mut merged = State {
         fingerprint: first.fingerprint.clone(),
         shard: Shard::ALL,
@@ -138,11 +138,13 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
             .map(|d| format!("#   {}\n", d.display()))
             .collect::<String>()
     );
-    let (summary, study) = write_result(&merged, Some(out), &format!("{note}{manifest_text}"))?;
+    let (summary, study) =
+        write_result(&merged, Some(out), &format!("{note}{manifest_text}"), &[])?;
     Ok(Outcome {
         tallies: merged.rows.into_iter().map(|r| r.tallies).collect(),
         summary,
         study,
         stopped: None,
+        notes: claim.notes,
     })
 }

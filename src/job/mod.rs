@@ -31,7 +31,9 @@ mod spec;
 mod state;
 
 pub use merge::merge;
-pub use play::{Options, Outcome, Progress, STOP_BLOCK, Stopped, claim_dir, prepare_dir, run};
+pub use play::{
+    Claim, Options, Outcome, Progress, STOP_BLOCK, Stopped, claim_dir, prepare_dir, run,
+};
 pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, given_once};
 pub use state::{Shard, StudyKind};
 

@@ -8,7 +8,9 @@ use crate::report::{
     self, MANIFEST, ResultFiles, RowTallies, StudyRows, SummaryRow, csv_bytes, distribution_rows,
 };
 
-use super::state::{MANIFEST_CAP, State, read_capped, read_state};
+use super::state::{
+    MANIFEST_CAP, State, digest, read_capped, read_state, recorded_digest, with_digest,
+};
 use super::{JobError, StudyKind};
 
 /// The presentation rows of `state`: the summary and the study's table.
@@ -40,11 +42,14 @@ pub(super) fn rows(state: &State) -> (Vec<SummaryRow>, Option<StudyRows>) {
 }
 
 /// Computes the rows of `state` and, with a folder, puts every result file
-/// in place (the manifest, `manifest_toml`, last).
+/// in place (the manifest, `manifest_toml`, last) and removes, in the same
+/// journalled commit, the earlier run's files this one does not write and
+/// the files named in `done_with` (the run's checkpoint).
 pub(super) fn write_result(
     state: &State,
     dir: Option<&Path>,
     manifest_toml: &str,
+    done_with: &[&str],
 ) -> Result<(Vec<SummaryRow>, Option<StudyRows>), JobError> {
     let (summary, study) = rows(state);
     let Some(dir) = dir else {
@@ -64,6 +69,7 @@ pub(super) fn write_result(
         .flat_map(|r| distribution_rows(&r.variant, &r.players[0], &r.players[1], &r.tallies))
         .collect();
     let json = serde_json::to_vec(state).map_err(|e| JobError::Run(e.to_string()))?;
+    let manifest_toml = with_digest(manifest_toml, &digest(&json));
     entries.push(("tallies.json".into(), json));
     entries.push(("summary.csv".into(), csv_bytes(&summary).map_err(csv)?));
     entries.push((
@@ -94,9 +100,10 @@ pub(super) fn write_result(
     // A run that reproduces the folder's files keeps its manifest, which
     // names a command and commit that made exactly these bytes: re-making a
     // committed result leaves the tree clean.
-    let earlier = earlier_files(dir);
-    let manifest = reproduced_manifest(dir, &entries, &earlier)
-        .unwrap_or_else(|| manifest_toml.as_bytes().to_vec());
+    let mut earlier = earlier_files(dir);
+    let manifest = reproduced_manifest(dir, &entries, &earlier, &manifest_toml)
+        .unwrap_or_else(|| manifest_toml.into_bytes());
+    earlier.extend(done_with.iter().map(|name| (*name).to_owned()));
     entries.push((MANIFEST.into(), manifest));
     let mut files = ResultFiles::new(dir).map_err(run)?;
     for (name, bytes) in &entries {
@@ -132,13 +139,19 @@ fn earlier_files(dir: &Path) -> Vec<String> {
 }
 
 /// The manifest in `dir` if the folder already holds exactly `entries` (the
-/// same bytes, and no file of the earlier run that the commit would remove).
+/// same bytes, and no file of the earlier run that the commit would remove)
+/// and it records the same digest of them as the new one, `manifest_toml`.
 fn reproduced_manifest(
     dir: &Path,
     entries: &[(String, Vec<u8>)],
     earlier: &[String],
+    manifest_toml: &str,
 ) -> Option<Vec<u8>> {
     let manifest = read_capped(&dir.join(MANIFEST), MANIFEST_CAP).ok()?;
+    let old_digest = recorded_digest(std::str::from_utf8(&manifest).ok()?)?;
+    if Some(old_digest) != recorded_digest(manifest_toml) {
+        return None;
+    }
     // One byte more than the new file is enough to tell them apart.
     let same = entries.iter().all(|(name, bytes)| {
         read_capped(&dir.join(name), bytes.len() as u64).is_ok_and(|old| old == *bytes)

@@ -6,16 +6,16 @@ use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use crate::report::{AtomicFile, StudyRows, SummaryRow, is_result_file};
+use crate::report::{
+    AtomicFile, CHECKPOINT, JOURNAL, StudyRows, SummaryRow, finish_interrupted_commit,
+    is_result_file,
+};
 use crate::sim::{Plan, RecordTarget, RunError, Tallies};
 use crate::stats::{Sprt, SprtDecision};
 
 use super::output::write_result;
 use super::state::{State, fingerprint, read_state, write_state};
 use super::{JobError, JobSpec, Shard};
-
-/// The unfinished run's state in a result folder.
-const CHECKPOINT: &str = "checkpoint.json";
 
 /// Deals per checkpoint block (the result does not depend on it).
 const BLOCK: u64 = 1 << 14;
@@ -85,6 +85,8 @@ pub struct Outcome {
     pub study: Option<StudyRows>,
     /// The stopping rule's result, if one was given.
     pub stopped: Option<Stopped>,
+    /// What the job found and repaired in its folder, for the user.
+    pub notes: Vec<String>,
 }
 
 /// Makes sure `dir` can hold a result: an existing folder, or one that can
@@ -112,13 +114,24 @@ pub fn prepare_dir(dir: &Path) -> Result<(), JobError> {
     std::fs::remove_file(&probe).map_err(cannot)
 }
 
-/// Prepares `dir` ([`prepare_dir`]), locks it for this process (released
-/// when the returned handle is dropped, or the process ends however it
-/// ends) and removes the temporary files a killed run left there.
+/// A result folder held by this process ([`claim_dir`]).
+#[derive(Debug)]
+pub struct Claim {
+    /// The open folder, locked until dropped (or the process ends however
+    /// it ends).
+    _lock: std::fs::File,
+    /// Notes for the user: a commit an interrupted run left, finished.
+    pub notes: Vec<String>,
+}
+
+/// Prepares `dir` ([`prepare_dir`]), locks it for this process, finishes a
+/// commit of result files that a killed run left half done, and removes the
+/// temporary files a killed run left there.
 ///
 /// # Errors
-/// [`JobError::Input`]: the folder cannot be used, or another run holds it.
-pub fn claim_dir(dir: &Path) -> Result<std::fs::File, JobError> {
+/// [`JobError::Input`]: the folder cannot be used, or another run holds
+/// it, or it holds a commit journal ginlab did not write.
+pub fn claim_dir(dir: &Path) -> Result<Claim, JobError> {
     prepare_dir(dir)?;
     let handle = std::fs::File::open(dir)
         .map_err(|e| JobError::Input(format!("{}: cannot open the folder: {e}", dir.display())))?;
@@ -137,8 +150,17 @@ pub fn claim_dir(dir: &Path) -> Result<std::fs::File, JobError> {
             )));
         }
     }
-    // Holding the lock, no other run is writing here: a `.NAME.tmp-PID`
-    // of a file ginlab writes is left from a run that was killed.
+    // Holding the lock, no other run is writing here. A run killed while
+    // putting its files in place left its journal: finish its commit, so
+    // the folder holds its result whole. Then a `.NAME.tmp-PID` of a file
+    // ginlab writes is left from a run that was killed.
+    let mut notes = Vec::new();
+    if finish_interrupted_commit(dir).map_err(|e| JobError::Input(e.to_string()))? {
+        notes.push(format!(
+            "{}: completed the result files of an earlier run that was interrupted while writing them",
+            dir.display()
+        ));
+    }
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let stale = name
@@ -147,13 +169,16 @@ pub fn claim_dir(dir: &Path) -> Result<std::fs::File, JobError> {
             .is_some_and(|(target, pid)| {
                 !pid.is_empty()
                     && pid.bytes().all(|b| b.is_ascii_digit())
-                    && (is_result_file(target) || target == CHECKPOINT)
+                    && (is_result_file(target) || target == CHECKPOINT || target == JOURNAL)
             });
         if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
-    Ok(handle)
+    Ok(Claim {
+        _lock: handle,
+        notes,
+    })
 }
 
 /// A game-record file being written: a regular file is written to a
@@ -297,7 +322,7 @@ pub fn run(
     let print = fingerprint(&spec.rows, options.stop.as_ref());
     let mut state = State::new(&spec.rows, &spec.study, print.clone(), shard);
     let checkpoint = spec.dir.as_ref().map(|d| d.join(CHECKPOINT));
-    let _lock = spec.dir.as_deref().map(claim_dir).transpose()?;
+    let claim = spec.dir.as_deref().map(claim_dir).transpose()?;
     if let (Some(dir), Some(record)) = (&spec.dir, &options.record) {
         record_outside(record, dir)?;
     }
@@ -405,16 +430,21 @@ pub fn run(
             llr,
         }
     });
-    let (summary, study) = write_result(&state, spec.dir.as_deref(), &spec.manifest.to_toml())?;
-    if let Some(checkpoint) = checkpoint.filter(|c| c.exists()) {
-        std::fs::remove_file(&checkpoint)
-            .map_err(|e| JobError::Run(format!("removing {}: {e}", checkpoint.display())))?;
-    }
+    // The checkpoint goes in the same commit as the result files, so no
+    // crash leaves a finished result beside a checkpoint that blocks the
+    // next run.
+    let (summary, study) = write_result(
+        &state,
+        spec.dir.as_deref(),
+        &spec.manifest.to_toml(),
+        &[CHECKPOINT],
+    )?;
     Ok(Outcome {
         tallies: state.rows.into_iter().map(|r| r.tallies).collect(),
         summary,
         study,
         stopped,
+        notes: claim.map(|c| c.notes).unwrap_or_default(),
     })
 }
 

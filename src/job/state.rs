@@ -239,9 +239,79 @@ pub(super) fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, JobError> {
 }
 
 pub(super) fn read_state(path: &Path) -> Result<State, JobError> {
-    let text = read_capped(path, STATE_CAP)?;
-    serde_json::from_slice(&text)
+    parse_state(path, &read_capped(path, STATE_CAP)?)
+}
+
+fn parse_state(path: &Path, bytes: &[u8]) -> Result<State, JobError> {
+    serde_json::from_slice(bytes)
         .map_err(|e| JobError::Input(format!("{}: not a ginlab state file: {e}", path.display())))
+}
+
+/// The manifest key holding the BLAKE3 digest of the folder's
+/// `tallies.json`, so an edited or damaged state file is noticed.
+const DIGEST_KEY: &str = "tallies_blake3";
+
+/// The hex BLAKE3 digest of a `tallies.json`.
+pub(super) fn digest(bytes: &[u8]) -> String {
+    blake3::hash(bytes).to_hex().to_string()
+}
+
+/// `manifest` (TOML, perhaps after comment lines) with its digest line
+/// set to `digest`: any earlier one (a shard's, in a merge) is dropped,
+/// and the new one goes before the first key.
+pub(super) fn with_digest(manifest: &str, digest: &str) -> String {
+    let lines: Vec<&str> = manifest
+        .lines()
+        .filter(|l| !l.starts_with(&format!("{DIGEST_KEY} = ")))
+        .collect();
+    let at = lines
+        .iter()
+        .position(|l| !l.starts_with('#'))
+        .unwrap_or(lines.len());
+    let mut text = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        if i == at {
+            text += &format!("{DIGEST_KEY} = \"{digest}\"\n");
+        }
+        text += line;
+        text.push('\n');
+    }
+    if at == lines.len() {
+        text += &format!("{DIGEST_KEY} = \"{digest}\"\n");
+    }
+    text
+}
+
+/// The digest a manifest records, if any.
+pub(super) fn recorded_digest(manifest: &str) -> Option<String> {
+    let table: toml::Table = manifest.parse().ok()?;
+    table.get(DIGEST_KEY)?.as_str().map(str::to_owned)
+}
+
+/// A finished run's folder: its state and its manifest's text, the state
+/// checked against the digest the manifest records.
+///
+/// # Errors
+/// [`JobError::Input`]: a file missing, too large or not ginlab's, or a
+/// `tallies.json` that does not match its digest (edited or damaged).
+pub(super) fn read_finished(dir: &Path, manifest_name: &str) -> Result<(State, String), JobError> {
+    let path = dir.join("tallies.json");
+    let bytes = read_capped(&path, STATE_CAP)?;
+    let manifest_path = dir.join(manifest_name);
+    let manifest = String::from_utf8(read_capped(&manifest_path, MANIFEST_CAP)?)
+        .map_err(|_| JobError::Input(format!("{}: not UTF-8 text", manifest_path.display())))?;
+    match recorded_digest(&manifest) {
+        None => Err(JobError::Input(format!(
+            "{}: records no digest of tallies.json (`{DIGEST_KEY}`): not a folder this version of ginlab finished; re-run it",
+            manifest_path.display()
+        ))),
+        Some(recorded) if recorded != digest(&bytes) => Err(JobError::Input(format!(
+            "{}: does not match the digest {} records: the file was edited or damaged; re-run it",
+            path.display(),
+            manifest_path.display()
+        ))),
+        Some(_) => Ok((parse_state(&path, &bytes)?, manifest)),
+    }
 }
 
 pub(super) fn write_state(path: &Path, state: &State) -> Result<(), JobError> {
@@ -274,6 +344,24 @@ mod tests {
             assert!(read_capped(Path::new("/dev/zero"), 1 << 20).is_err());
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_digest_line_goes_before_the_first_key_and_replaces_an_earlier_one() {
+        let manifest = "ginlab_version = \"0.1.0\"\nseed = 1\n\n[[variants]]\nname = \"x\"\n";
+        let once = with_digest(manifest, "ab");
+        assert!(
+            once.starts_with("tallies_blake3 = \"ab\"\nginlab_version"),
+            "{once}"
+        );
+        assert_eq!(recorded_digest(&once).as_deref(), Some("ab"));
+        let merged = with_digest(&format!("# merged\n# from two\n{once}"), "cd");
+        assert!(
+            merged.starts_with("# merged\n# from two\ntallies_blake3 = \"cd\"\nginlab_version")
+        );
+        assert_eq!(merged.matches("tallies_blake3").count(), 1);
+        assert_eq!(recorded_digest(&merged).as_deref(), Some("cd"));
+        assert_eq!(recorded_digest(manifest), None);
     }
 
     #[test]

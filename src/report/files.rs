@@ -7,6 +7,13 @@
 //! failure while writing (a full disk, a folder where a file should be)
 //! leaves the folder exactly as it was: nothing half-written, no mix of two
 //! runs.
+//!
+//! The renames themselves are journalled: before the first one, the list of
+//! renames and removals goes to [`JOURNAL`] (written whole and synced), and
+//! the journal is removed after the last. A process killed between the two
+//! leaves the journal; the next run that claims the folder finishes the
+//! commit from it ([`finish_interrupted_commit`]), so a folder is always
+//! wholly the old result or wholly the new one.
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs::File;
@@ -17,6 +24,16 @@ use std::sync::Mutex;
 /// The manifest's file name: written last, so a folder with a manifest holds
 /// a complete result.
 pub const MANIFEST: &str = "manifest.toml";
+
+/// The checkpoint of an unfinished run in a result folder.
+pub const CHECKPOINT: &str = "checkpoint.json";
+
+/// The journal of a result folder's commit in progress: its renames and
+/// removals, one a line (`put TEMP TARGET`, `remove NAME`) after a header.
+pub const JOURNAL: &str = ".ginlab-commit";
+
+/// The first line of a [`JOURNAL`].
+const JOURNAL_HEADER: &str = "ginlab commit journal 1";
 
 /// Writes `bytes` to `path` whole: a temporary file beside it, then a rename.
 ///
@@ -221,31 +238,194 @@ impl ResultFiles {
 
     /// Puts every file in place, the manifest last, then removes the files
     /// named in `earlier` (what the earlier run in the folder wrote, by its
-    /// own record) that this run did not write. Nothing else is removed.
+    /// own record, and the run's own checkpoint) that this run did not
+    /// write. Nothing else is removed. The steps are journalled
+    /// ([`JOURNAL`]), so a process killed part-way leaves a folder the next
+    /// run completes.
     ///
     /// # Errors
     /// A rename or removal that fails, naming the file.
-    pub fn commit(mut self, earlier: &[String]) -> std::io::Result<()> {
+    pub fn commit(self, earlier: &[String]) -> std::io::Result<()> {
+        self.commit_until(earlier, usize::MAX)
+    }
+
+    /// [`ResultFiles::commit`], stopping dead (as a killed process would)
+    /// after `steps` renames and removals: the seam the crash tests use.
+    fn commit_until(mut self, earlier: &[String], steps: usize) -> std::io::Result<()> {
         let is_manifest = |s: &Staged| s.path.file_name() == Some(MANIFEST.as_ref());
         self.staged.sort_by_key(is_manifest);
         let written: HashSet<PathBuf> = self.staged.iter().map(|s| s.path.clone()).collect();
+        let mut journal = Journal::default();
+        for staged in &self.staged {
+            let temp = staged.temp.as_deref().expect("staged, not yet put");
+            journal.put.push((file_name(temp), file_name(&staged.path)));
+        }
+        for name in earlier {
+            let path = self.dir.join(name);
+            if !written.contains(&path) && is_regular_file(&path) {
+                journal.remove.push(name.clone());
+            }
+        }
+        let journal_path = self.dir.join(JOURNAL);
+        write_atomic(&journal_path, journal.to_text().as_bytes()).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("writing {}: {e}", journal_path.display()))
+        })?;
+        sync_dir(&self.dir);
+        let mut left = steps;
         for staged in std::mem::take(&mut self.staged) {
+            if left == 0 {
+                // Killed: the temporary file stays, as after a SIGKILL.
+                std::mem::forget(staged);
+                continue;
+            }
+            left -= 1;
             let path = staged.path.clone();
             staged.put().map_err(|e| {
                 std::io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
             })?;
         }
-        for name in earlier {
-            let path = self.dir.join(name);
-            let stale = !written.contains(&path)
-                && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
-            if stale {
-                std::fs::remove_file(&path).map_err(|e| {
-                    std::io::Error::new(e.kind(), format!("removing {}: {e}", path.display()))
-                })?;
+        for name in &journal.remove {
+            if left == 0 {
+                return Ok(());
+            }
+            left -= 1;
+            remove_if_file(&self.dir.join(name))?;
+        }
+        if left == 0 {
+            return Ok(());
+        }
+        sync_dir(&self.dir);
+        std::fs::remove_file(&journal_path).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!("removing {}: {e}", journal_path.display()),
+            )
+        })
+    }
+}
+
+/// The renames and removals of one commit.
+#[derive(Debug, Default, PartialEq)]
+struct Journal {
+    /// (temporary file, target), in the order they are put.
+    put: Vec<(String, String)>,
+    /// Files of the earlier run to remove after.
+    remove: Vec<String>,
+}
+
+impl Journal {
+    fn to_text(&self) -> String {
+        let mut text = format!("{JOURNAL_HEADER}\n");
+        for (temp, target) in &self.put {
+            text += &format!("put {temp} {target}\n");
+        }
+        for name in &self.remove {
+            text += &format!("remove {name}\n");
+        }
+        text
+    }
+
+    /// Reads a journal, accepting only what a commit writes: renames of a
+    /// `.TARGET.tmp-PID` onto its TARGET and removals, of the files ginlab
+    /// writes into result folders, by plain names.
+    fn parse(text: &str) -> Option<Journal> {
+        let mut lines = text.lines();
+        if lines.next()? != JOURNAL_HEADER {
+            return None;
+        }
+        let ours = |name: &str| is_result_file(name) || name == CHECKPOINT;
+        let mut journal = Journal::default();
+        for line in lines {
+            match line.split(' ').collect::<Vec<_>>()[..] {
+                ["put", temp, target] => {
+                    let pid = temp
+                        .strip_prefix(&format!(".{target}.tmp-"))
+                        .filter(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
+                    if pid.is_none() || !ours(target) {
+                        return None;
+                    }
+                    journal.put.push((temp.to_owned(), target.to_owned()));
+                }
+                ["remove", name] if ours(name) => journal.remove.push(name.to_owned()),
+                _ => return None,
             }
         }
-        Ok(())
+        Some(journal)
+    }
+}
+
+/// Finishes a commit that a killed process left in `dir` (its [`JOURNAL`]):
+/// puts the files still waiting in place and removes the earlier run's, so
+/// the folder holds the new result whole. `Ok(false)` when there was none.
+/// Call it holding the folder's lock, before removing stale temporary files.
+///
+/// # Errors
+/// A journal that is not one ginlab wrote (edited or damaged), or one whose
+/// files are gone, naming it; a rename or removal that fails.
+pub fn finish_interrupted_commit(dir: &Path) -> std::io::Result<bool> {
+    let path = dir.join(JOURNAL);
+    if !is_regular_file(&path) {
+        return Ok(false);
+    }
+    let invalid = |why: &str| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "{}: {why}; the folder's last write was interrupted and cannot be completed: remove the journal and re-run",
+                path.display()
+            ),
+        )
+    };
+    let bytes = std::fs::read(&path)?;
+    let journal = std::str::from_utf8(&bytes)
+        .ok()
+        .and_then(Journal::parse)
+        .ok_or_else(|| invalid("not a journal ginlab wrote"))?;
+    for (temp, target) in &journal.put {
+        let (temp, target) = (dir.join(temp), dir.join(target));
+        if is_regular_file(&temp) {
+            std::fs::rename(&temp, &target).map_err(|e| {
+                std::io::Error::new(e.kind(), format!("writing {}: {e}", target.display()))
+            })?;
+        } else if !is_regular_file(&target) {
+            return Err(invalid(&format!(
+                "names {} but neither it nor its temporary file is there",
+                target.display()
+            )));
+        }
+    }
+    for name in &journal.remove {
+        remove_if_file(&dir.join(name))?;
+    }
+    sync_dir(dir);
+    std::fs::remove_file(&path)?;
+    Ok(true)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+}
+
+/// A regular file, not followed through a link.
+fn is_regular_file(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+}
+
+fn remove_if_file(path: &Path) -> std::io::Result<()> {
+    if is_regular_file(path) {
+        std::fs::remove_file(path).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("removing {}: {e}", path.display()))
+        })?;
+    }
+    Ok(())
+}
+
+/// Makes the folder's renames durable where the system allows it (best
+/// effort: not every file system lets a folder be synced).
+fn sync_dir(dir: &Path) {
+    if let Ok(handle) = File::open(dir) {
+        let _ = handle.sync_all();
     }
 }
 
@@ -296,6 +476,87 @@ mod tests {
             .filter(|n| !n.starts_with(".hand_score"))
             .collect();
         assert_eq!(left, ["manifest.toml", "summary.csv"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn contents(dir: &Path) -> Vec<(String, String)> {
+        names(dir)
+            .into_iter()
+            .map(|n| {
+                let text = std::fs::read_to_string(dir.join(&n)).unwrap();
+                (n, text)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_commit_killed_at_any_step_is_finished_by_the_next_run() {
+        let old = ["summary.csv", "hand_score-a.svg", "tallies.json", MANIFEST];
+        let new = ["summary.csv", "hand_score-b.svg", "tallies.json", MANIFEST];
+        let mut earlier: Vec<String> = old.map(String::from).to_vec();
+        earlier.push(CHECKPOINT.into());
+        // Four renames, two removals (the old chart, the checkpoint), and
+        // the journal's own removal.
+        for steps in 0..7 {
+            let dir = scratch(&format!("killed-{steps}"));
+            let mut first = ResultFiles::new(&dir).unwrap();
+            for name in old {
+                first.add(name, b"old").unwrap();
+            }
+            first.commit(&[]).unwrap();
+            std::fs::write(dir.join(CHECKPOINT), b"unfinished").unwrap();
+            let mut second = ResultFiles::new(&dir).unwrap();
+            for name in new {
+                second.add(name, b"new").unwrap();
+            }
+            second.commit_until(&earlier, steps).unwrap();
+            assert!(dir.join(JOURNAL).exists(), "killed after {steps} steps");
+            assert!(finish_interrupted_commit(&dir).unwrap());
+            let wholly_new: Vec<(String, String)> =
+                ["hand_score-b.svg", MANIFEST, "summary.csv", "tallies.json"]
+                    .map(|n| (n.to_owned(), "new".to_owned()))
+                    .to_vec();
+            assert_eq!(contents(&dir), wholly_new, "killed after {steps} steps");
+            assert!(!finish_interrupted_commit(&dir).unwrap());
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_journal_ginlab_did_not_write_is_refused() {
+        let dir = scratch("journal");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("notes.txt"), b"mine").unwrap();
+        for body in [
+            "put notes.txt summary.csv\n",
+            "put .notes.txt.tmp-1 notes.txt\n",
+            "put ../.summary.csv.tmp-1 summary.csv\n",
+            "put .summary.csv.tmp-x summary.csv\n",
+            "remove notes.txt\n",
+            "remove ../summary.csv\n",
+            "move a b\n",
+        ] {
+            std::fs::write(dir.join(JOURNAL), format!("{JOURNAL_HEADER}\n{body}")).unwrap();
+            let error = finish_interrupted_commit(&dir).unwrap_err().to_string();
+            assert!(
+                error.contains("not a journal ginlab wrote"),
+                "{body}: {error}"
+            );
+        }
+        std::fs::write(dir.join(JOURNAL), "remove summary.csv\n").unwrap();
+        assert!(finish_interrupted_commit(&dir).is_err());
+        // Files gone since: named, not guessed at.
+        std::fs::write(
+            dir.join(JOURNAL),
+            format!("{JOURNAL_HEADER}\nput .summary.csv.tmp-1 summary.csv\n"),
+        )
+        .unwrap();
+        let error = finish_interrupted_commit(&dir).unwrap_err().to_string();
+        assert!(
+            error.contains("neither it nor its temporary file"),
+            "{error}"
+        );
+        assert_eq!(std::fs::read(dir.join("notes.txt")).unwrap(), b"mine");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

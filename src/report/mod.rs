@@ -16,7 +16,8 @@ mod study;
 mod table;
 
 pub use files::{
-    AtomicFile, MANIFEST, ResultFiles, is_result_file, remove_temporary_files, write_atomic,
+    AtomicFile, CHECKPOINT, JOURNAL, MANIFEST, ResultFiles, finish_interrupted_commit,
+    is_result_file, remove_temporary_files, write_atomic,
 };
 pub use study::{
     BalanceRow, RowTallies, StudyRows, SweepRow, balance_rows, chart_names, histograms,

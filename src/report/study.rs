@@ -232,9 +232,16 @@ pub fn balance_rows(strategy: &str, rows: &[RowTallies<'_>]) -> Vec<BalanceRow> 
         .collect()
 }
 
-/// A file-name-safe form of a row's names.
+/// The longest [`slug`] kept whole: with the longest prefix and `.svg`, a
+/// chart's name stays well inside the 255 bytes file systems allow.
+const SLUG_MAX: usize = 160;
+
+/// A file-name-safe form of a row's names. A longer one (an external bot's
+/// whole command line) is cut and ends in a digest of the full names, so
+/// distinct rows keep distinct names.
 fn slug(variant: &str, players: &[String; 2]) -> String {
-    format!("{variant}-{}-vs-{}", players[0], players[1])
+    let full = format!("{variant}-{}-vs-{}", players[0], players[1]);
+    let safe: String = full
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
@@ -243,7 +250,12 @@ fn slug(variant: &str, players: &[String; 2]) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    if safe.len() <= SLUG_MAX {
+        return safe;
+    }
+    let digest = blake3::hash(full.as_bytes()).to_hex();
+    format!("{}-{}", &safe[..SLUG_MAX - 17], &digest[..16])
 }
 
 /// The file names of a row's charts: the hand-score histogram, and the
