@@ -188,3 +188,31 @@ fn a_bad_opponent_is_bad_input() {
             "strategy --vs: `nobody` is not a built-in kind",
         ));
 }
+
+/// README's `play` example is an excerpt of a real session: played from
+/// the answers kept beside the tests, the session prints every piece of
+/// the excerpt (the runs of lines between its `…` lines), in order, the
+/// first at the start and the last at the end.
+#[test]
+fn the_readme_session_is_what_play_prints() {
+    let readme = include_str!("../README.md");
+    let start = "```console,ignore\n$ ginlab play --vs greedy --seed 4\n";
+    let at = readme.find(start).expect("README shows a play session") + start.len();
+    let block = &readme[at..at + readme[at..].find("```\n").unwrap()];
+    let (code, stdout, stderr) = play(include_str!("data/play-readme.answers"));
+    assert_eq!(code, Some(0), "{stderr}");
+    let pieces: Vec<&str> = block.split("…\n").collect();
+    assert!(pieces.len() > 2, "the excerpt has elided parts");
+    assert!(stdout.starts_with(pieces[0]), "the session starts as shown");
+    assert!(
+        stdout.ends_with(pieces[pieces.len() - 1]),
+        "and ends as shown"
+    );
+    let mut from = 0;
+    for piece in &pieces {
+        let found = stdout[from..]
+            .find(piece)
+            .unwrap_or_else(|| panic!("README's piece is not printed (in order):\n{piece}"));
+        from += found + piece.len();
+    }
+}
