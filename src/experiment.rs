@@ -8,6 +8,7 @@
 //! duplicate = true               # optional, default true
 //! players = ["greedy", "simple"] # profile names, files or inline profiles
 //! pairing = "head_to_head"       # the default, exactly two players; or "round_robin", "gauntlet"
+//! anchor = "simple"              # optional, 3+ players: who is rated 0 (default simple, else the first)
 //!
 //! [[variant]]                    # one table per rule variant; none means standard
 //! name = "standard"              # a preset name, or any name with `preset = ...`
@@ -135,6 +136,9 @@ pub struct Experiment {
     pub variants: Vec<(String, Rules)>,
     /// What is played.
     pub study: Study,
+    /// The player the rating list is anchored at (`anchor`; a match of
+    /// three or more players), as written.
+    pub anchor: Option<String>,
 }
 
 /// What is wrong with an experiment spec.
@@ -219,7 +223,7 @@ impl Kind {
     /// The keys of this kind beyond [`COMMON_KEYS`].
     fn own_keys(self) -> &'static [&'static str] {
         match self {
-            Kind::Match => &["duplicate", "players", "pairing"],
+            Kind::Match => &["duplicate", "players", "pairing", "anchor"],
             Kind::Sweep => &["duplicate", "strategy", "param", "values", "vs"],
             // Every deal once: one strategy in both seats makes a
             // seat-swapped replay repeat the hand (see `run_balance`).
@@ -237,7 +241,7 @@ impl Kind {
         let (kind, allowed) = match self {
             Kind::Match => (
                 "a match spec",
-                "name, seed, games or hands, duplicate, study, players, pairing and [[variant]] tables",
+                "name, seed, games or hands, duplicate, study, players, pairing, anchor and [[variant]] tables",
             ),
             Kind::Sweep => (
                 "a sweep study",
@@ -388,6 +392,14 @@ impl Experiment {
                 },
             });
         }
+        // Which player is rated 0 (checked against the players when they
+        // are resolved, and that there are three or more).
+        let anchor = match table.get("anchor") {
+            None => None,
+            Some(toml::Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+            Some(toml::Value::String(_)) => return Err(ExperimentError::Empty("anchor")),
+            Some(_) => return Err(bad("anchor", "a string: one of the players")),
+        };
         let variants = match table.get("variant") {
             None => vec![("standard".to_owned(), Rules::standard())],
             Some(toml::Value::Array(items)) if !items.is_empty() => {
@@ -410,6 +422,7 @@ impl Experiment {
             pairing,
             variants,
             study,
+            anchor,
         })
     }
 

@@ -90,6 +90,7 @@ fn golden_match_tables() {
             default_folder: false,
             command: vec!["golden".into()],
             experiment: None,
+            anchor: None,
         }
         .build(&resolve)
         .unwrap();

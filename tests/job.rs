@@ -42,6 +42,7 @@ fn request(layout: Layout, work: Work, out: &Path) -> JobRequest {
         default_folder: false,
         command: vec!["test".into()],
         experiment: None,
+        anchor: None,
     }
 }
 

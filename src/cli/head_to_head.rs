@@ -145,6 +145,7 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         default_folder: false,
         command: command(),
         experiment: None,
+        anchor: None,
     }
     .build(&resolver)?;
     let row = &spec.rows[0];

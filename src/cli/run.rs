@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::Args;
 use ginlab::experiment::Experiment;
 use ginlab::job::{self, JobRequest, Shard};
-use ginlab::report::summary_table;
+use ginlab::report::{ratings_table, summary_table};
 
 use super::input::SPEC_FILE;
 use super::job::{command, on_progress, resolver};
@@ -41,6 +41,11 @@ pub struct RunArgs {
     /// `ginlab replay`. The file appears whole at the end of the run.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "resume"])]
     record: Option<PathBuf>,
+    /// The player rated 0 in the rating list of three or more players
+    /// (default: the spec's `anchor`, else simple when it plays, else the
+    /// first player).
+    #[arg(long, value_name = "PLAYER")]
+    anchor: Option<String>,
 }
 
 pub fn run(args: RunArgs) -> Result<(), Failure> {
@@ -55,8 +60,12 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
             .folder_name(&args.spec)
             .map_err(|e| Failure::input(format!("experiment {}: {e}", args.spec.display())))?,
     };
-    let spec = JobRequest::from_experiment(experiment, &name, text, args.out.clone(), command())
-        .build(&resolver)?;
+    let mut request =
+        JobRequest::from_experiment(experiment, &name, text, args.out.clone(), command());
+    if args.anchor.is_some() {
+        request.anchor.clone_from(&args.anchor);
+    }
+    let spec = request.build(&resolver)?;
     super::job::warn_fixed_seed(&spec, "the spec's seed");
     let options = job::Options {
         shard: args.shard,
@@ -89,5 +98,9 @@ pub fn merge(args: MergeArgs) -> Result<(), Failure> {
     let outcome = job::merge(&args.shards, &args.out, &command())?;
     super::job::print_notes(&outcome);
     let seconds = start.elapsed().as_secs_f64();
-    write_stdout(summary_table(&outcome.summary, seconds, &args.out).as_bytes())
+    let mut text = summary_table(&outcome.summary, seconds, &args.out);
+    if let Some(ratings) = &outcome.ratings {
+        text.push_str(&ratings_table(ratings));
+    }
+    write_stdout(text.as_bytes())
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::Args;
 use ginlab::experiment::Sweep;
 use ginlab::job::{self, JobRequest, JobSpec, Layout, Outcome, Shard, StudyKind, given_once};
-use ginlab::report::{StudyRows, balance_table, summary_table, sweep_table};
+use ginlab::report::{StudyRows, balance_table, ratings_table, summary_table, sweep_table};
 use ginlab::rules::Rules;
 use ginlab::sim::Work;
 
@@ -103,6 +103,7 @@ impl StudyArgs {
             default_folder: true,
             command: command(),
             experiment: None,
+            anchor: None,
         }
         .build(&resolver)?;
         super::job::warn_fixed_seed(&spec, "--seed");
@@ -131,7 +132,13 @@ pub fn print_outcome(spec: &JobSpec, outcome: &Outcome, seconds: f64) -> Result<
             sweep_table(rows, param, spec.unit(), dir)
         }
         (Some(StudyRows::Balance(rows)), _) => balance_table(rows, dir),
-        _ => summary_table(&outcome.summary, seconds, dir),
+        _ => {
+            let mut text = summary_table(&outcome.summary, seconds, dir);
+            if let Some(ratings) = &outcome.ratings {
+                text.push_str(&ratings_table(ratings));
+            }
+            text
+        }
     };
     write_stdout(text.as_bytes())
 }

@@ -55,9 +55,10 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
         if state.fingerprint != first.fingerprint
             || state.shard.count != count
             || state.study != first.study
+            || state.anchor != first.anchor
         {
             return Err(JobError::Input(format!(
-                "{}: not a shard of the same run as {} (players, rules, amount, seed or shard count differ)",
+                "{}: not a shard of the same run as {} (players, rules, amount, seed, rating anchor or shard count differ)",
                 dir.display(),
                 first_dir.display()
             )));
@@ -113,6 +114,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
             })
             .collect(),
         study: first.study.clone(),
+        anchor: first.anchor.clone(),
     };
     for state in &states {
         for (into, from) in merged.rows.iter_mut().zip(&state.rows) {
@@ -138,12 +140,13 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
             .map(|d| format!("#   {}\n", d.display()))
             .collect::<String>()
     );
-    let (summary, study) =
+    let (summary, study, ratings) =
         write_result(&merged, Some(out), &format!("{note}{manifest_text}"), &[])?;
     Ok(Outcome {
         tallies: merged.rows.into_iter().map(|r| r.tallies).collect(),
         summary,
         study,
+        ratings,
         stopped: None,
         notes: claim.notes,
     })

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use crate::report::{
-    self, MANIFEST, ResultFiles, RowTallies, StudyRows, SummaryRow, csv_bytes, distribution_rows,
+    self, MANIFEST, RatingRow, ResultFiles, RowTallies, StudyRows, SummaryRow, csv_bytes,
+    distribution_rows,
 };
 
 use super::state::{
@@ -13,22 +14,20 @@ use super::state::{
 };
 use super::{JobError, StudyKind};
 
-/// The presentation rows of `state`: the summary and the study's table.
-pub(super) fn rows(state: &State) -> (Vec<SummaryRow>, Option<StudyRows>) {
+/// The presentation rows of a state: the summary, the study's table, and
+/// the rating list of a match of three or more players.
+pub(super) type Rows = (Vec<SummaryRow>, Option<StudyRows>, Option<Vec<RatingRow>>);
+
+/// The presentation rows of `state`.
+pub(super) fn rows(state: &State) -> Rows {
     let summary = state
         .rows
         .iter()
         .map(|r| SummaryRow::new(&r.variant, &r.players[0], &r.players[1], &r.tallies, r.seed))
         .collect();
-    let tallies: Vec<RowTallies<'_>> = state
-        .rows
-        .iter()
-        .map(|r| RowTallies {
-            variant: &r.variant,
-            players: &r.players,
-            tallies: &r.tallies,
-        })
-        .collect();
+    let tallies = row_tallies(state);
+    let ratings = (state.study == StudyKind::Match && report::rated(&tallies))
+        .then(|| report::rating_rows(&tallies, state.anchor.as_deref()));
     let study = match &state.study {
         StudyKind::Match => None,
         StudyKind::Sweep { param, values, .. } => Some(StudyRows::Sweep(report::sweep_rows(
@@ -38,7 +37,20 @@ pub(super) fn rows(state: &State) -> (Vec<SummaryRow>, Option<StudyRows>) {
             Some(StudyRows::Balance(report::balance_rows(strategy, &tallies)))
         }
     };
-    (summary, study)
+    (summary, study, ratings)
+}
+
+/// Every row's names and tallies.
+fn row_tallies(state: &State) -> Vec<RowTallies<'_>> {
+    state
+        .rows
+        .iter()
+        .map(|r| RowTallies {
+            variant: &r.variant,
+            players: &r.players,
+            tallies: &r.tallies,
+        })
+        .collect()
 }
 
 /// Computes the rows of `state` and, with a folder, puts every result file
@@ -50,10 +62,10 @@ pub(super) fn write_result(
     dir: Option<&Path>,
     manifest_toml: &str,
     done_with: &[&str],
-) -> Result<(Vec<SummaryRow>, Option<StudyRows>), JobError> {
-    let (summary, study) = rows(state);
+) -> Result<Rows, JobError> {
+    let (summary, study, ratings) = rows(state);
     let Some(dir) = dir else {
-        return Ok((summary, study));
+        return Ok((summary, study, ratings));
     };
     let run = |e: std::io::Error| JobError::Run(e.to_string());
     let csv = |e: csv::Error| JobError::Run(e.to_string());
@@ -97,6 +109,23 @@ pub(super) fn write_result(
         }
         _ => {}
     }
+    if let Some(table) = &ratings {
+        let tallies = row_tallies(state);
+        let unit = if state.rows.iter().any(|r| r.tallies.games > 0) {
+            "game"
+        } else {
+            "hand"
+        };
+        entries.push(("ratings.csv".into(), csv_bytes(table).map_err(csv)?));
+        entries.push((
+            "crosstable.csv".into(),
+            report::crosstable_bytes(&tallies).map_err(csv)?,
+        ));
+        entries.push((
+            "ratings.svg".into(),
+            report::ratings_chart(table, unit).into_bytes(),
+        ));
+    }
     // A run that reproduces the folder's files keeps its manifest, which
     // names a command and commit that made exactly these bytes: re-making a
     // committed result leaves the tree clean.
@@ -110,7 +139,7 @@ pub(super) fn write_result(
         files.add(name, bytes).map_err(run)?;
     }
     files.commit(&earlier).map_err(run)?;
-    Ok((summary, study))
+    Ok((summary, study, ratings))
 }
 
 /// The files the run that last wrote `dir` wrote there, by its own
@@ -131,6 +160,9 @@ fn earlier_files(dir: &Path) -> Vec<String> {
         ));
     }
     match earlier.study {
+        StudyKind::Match if report::rated(&row_tallies(&earlier)) => {
+            names.extend(["ratings.csv", "crosstable.csv", "ratings.svg"].map(String::from));
+        }
         StudyKind::Match => {}
         StudyKind::Sweep { .. } => names.extend(["sweep.csv".into(), "sweep.svg".into()]),
         StudyKind::Balance { .. } => names.push("balance.csv".into()),

@@ -2,6 +2,7 @@
 //! checkpoint after each block and stopping early when a stopping rule
 //! decides.
 
+use crate::report::RatingRow;
 use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -83,6 +84,8 @@ pub struct Outcome {
     pub summary: Vec<SummaryRow>,
     /// The study's table, if the job is a study.
     pub study: Option<StudyRows>,
+    /// The rating list (`ratings.csv`), for a match of three or more players.
+    pub ratings: Option<Vec<RatingRow>>,
     /// The stopping rule's result, if one was given.
     pub stopped: Option<Stopped>,
     /// What the job found and repaired in its folder, for the user.
@@ -320,7 +323,13 @@ pub fn run(
     check(spec, options)?;
     let shard = options.shard.unwrap_or(Shard::ALL);
     let print = fingerprint(&spec.rows, options.stop.as_ref());
-    let mut state = State::new(&spec.rows, &spec.study, print.clone(), shard);
+    let mut state = State::new(
+        &spec.rows,
+        &spec.study,
+        spec.anchor.clone(),
+        print.clone(),
+        shard,
+    );
     let checkpoint = spec.dir.as_ref().map(|d| d.join(CHECKPOINT));
     let claim = spec.dir.as_deref().map(claim_dir).transpose()?;
     if let (Some(dir), Some(record)) = (&spec.dir, &options.record) {
@@ -353,7 +362,11 @@ pub fn run(
             for (row, r) in saved.rows.iter().zip(&spec.rows) {
                 row.check(checkpoint, &shard.slice(r.plan.deals()), false)?;
             }
-            state = saved;
+            // The anchor only presents the result: this run's applies.
+            state = State {
+                anchor: spec.anchor.clone(),
+                ..saved
+            };
         } else if checkpoint.is_file() {
             return Err(JobError::Input(format!(
                 "{} holds an unfinished run: add --resume to continue it, or remove {}",
@@ -433,7 +446,7 @@ pub fn run(
     // The checkpoint goes in the same commit as the result files, so no
     // crash leaves a finished result beside a checkpoint that blocks the
     // next run.
-    let (summary, study) = write_result(
+    let (summary, study, ratings) = write_result(
         &state,
         spec.dir.as_deref(),
         &spec.manifest.to_toml(),
@@ -443,6 +456,7 @@ pub fn run(
         tallies: state.rows.into_iter().map(|r| r.tallies).collect(),
         summary,
         study,
+        ratings,
         stopped,
         notes: claim.map(|c| c.notes).unwrap_or_default(),
     })

@@ -72,6 +72,10 @@ pub struct JobRequest {
     pub command: Vec<String>,
     /// The experiment spec's text, for the manifest.
     pub experiment: Option<String>,
+    /// The player the rating list is anchored at (a match of three or
+    /// more players; by its argument or its name). `None`: `simple` when
+    /// it plays, else the first player.
+    pub anchor: Option<String>,
 }
 
 /// One row: a variant and a pairing, and the plan that plays it.
@@ -109,6 +113,8 @@ pub struct JobSpec {
     pub dir: Option<PathBuf>,
     /// How much per row.
     pub work: Work,
+    /// The rating list's anchor, by the player's name, when one was named.
+    pub anchor: Option<String>,
 }
 
 impl JobSpec {
@@ -158,6 +164,7 @@ impl JobRequest {
             default_folder: true,
             command,
             experiment: Some(text),
+            anchor: experiment.anchor,
         }
     }
 
@@ -176,6 +183,7 @@ impl JobRequest {
             seed: self.seed,
         };
         let mut rows = Vec::new();
+        let mut anchor = None;
         let (players, profiles, study, default_name) = match &self.layout {
             Layout::Pairs { players, pairing } => {
                 let mut players: Vec<Player> = players
@@ -183,6 +191,9 @@ impl JobRequest {
                     .map(|(spec, who)| resolve(spec, who))
                     .collect::<Result<_, _>>()?;
                 tell_apart(&mut players);
+                if let Some(wanted) = &self.anchor {
+                    anchor = Some(anchor_name(wanted, players_given(&self.layout), &players)?);
+                }
                 for (variant, rules) in &self.variants {
                     for (a, b) in pairing.pairs(players.len()) {
                         rows.push(Row {
@@ -274,6 +285,11 @@ impl JobRequest {
                 )
             }
         };
+        if self.anchor.is_some() && !matches!(self.layout, Layout::Pairs { .. }) {
+            return Err(JobError::Input(
+                "anchor: a rating list is made for a match of three or more players, not a sweep or balance study".into(),
+            ));
+        }
         distinct_files(&rows)?;
         let dir = match (self.out, self.name.or(default_name)) {
             (Some(out), _) => Some(out),
@@ -311,8 +327,49 @@ impl JobRequest {
             manifest,
             dir,
             work: self.work,
+            anchor,
         })
     }
+}
+
+/// The players of a `Pairs` layout as given.
+fn players_given(layout: &Layout) -> &[(String, String)] {
+    match layout {
+        Layout::Pairs { players, .. } => players,
+        _ => &[],
+    }
+}
+
+/// The name of the player `wanted` names (as given, or by its name),
+/// refused unless three or more players make a rating list.
+fn anchor_name(
+    wanted: &str,
+    given: &[(String, String)],
+    players: &[Player],
+) -> Result<String, JobError> {
+    let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+    let mut distinct = names.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() < 3 {
+        return Err(JobError::Input(format!(
+            "anchor `{}`: a rating list is made for three or more players, and this match has {}",
+            crate::echo::echo(wanted),
+            distinct.len()
+        )));
+    }
+    given
+        .iter()
+        .zip(players)
+        .find(|((spec, _), p)| spec == wanted || p.name == wanted)
+        .map(|(_, p)| p.name.clone())
+        .ok_or_else(|| {
+            JobError::Input(format!(
+                "anchor `{}` is not one of the players: {}",
+                crate::echo::echo(wanted),
+                names.join(", ")
+            ))
+        })
 }
 
 /// Refuses rows whose result files would have one name (two rows of one

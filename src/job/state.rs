@@ -97,6 +97,10 @@ pub(super) struct State {
     /// The study the rows make (absent for a match, whose files predate it).
     #[serde(default, skip_serializing_if = "StudyKind::is_match")]
     pub study: StudyKind,
+    /// The player a rating list is anchored at, when one was named (absent
+    /// otherwise, so earlier folders keep their bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -110,7 +114,13 @@ pub(super) struct RowState {
 
 impl State {
     /// The empty state of `rows`.
-    pub fn new(rows: &[Row], study: &StudyKind, fingerprint: String, shard: Shard) -> State {
+    pub fn new(
+        rows: &[Row],
+        study: &StudyKind,
+        anchor: Option<String>,
+        fingerprint: String,
+        shard: Shard,
+    ) -> State {
         State {
             fingerprint,
             shard,
@@ -125,6 +135,7 @@ impl State {
                 })
                 .collect(),
             study: study.clone(),
+            anchor,
         }
     }
 

@@ -100,6 +100,27 @@ fn frame(out: &mut String, title: &str, x_label: &str, y_label: &str) {
     .unwrap();
 }
 
+/// The legend entry of series `i`: a swatch of `colour` and `label`,
+/// right of the plot.
+fn legend(out: &mut String, i: usize, colour: &str, label: &str) {
+    let ly = TOP + 10.0 + 20.0 * i as f64;
+    writeln!(
+        out,
+        r#"<rect x="{}" y="{}" width="14" height="10" fill="{colour}"/>"#,
+        c(WIDTH - RIGHT + 12.0),
+        c(ly - 9.0)
+    )
+    .unwrap();
+    writeln!(
+        out,
+        r#"<text x="{}" y="{}">{}</text>"#,
+        c(WIDTH - RIGHT + 32.0),
+        c(ly),
+        escape(label)
+    )
+    .unwrap();
+}
+
 /// How x values are placed along the axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum XScale {
@@ -296,20 +317,123 @@ pub fn line_chart(
             )
             .unwrap();
         }
-        let ly = TOP + 10.0 + 20.0 * i as f64;
+        legend(&mut out, i, colour, &s.label);
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// One series of [`interval_rows`]: per row, an estimate with its interval
+/// (the point's `x` is not used), or none.
+#[derive(Clone, Debug)]
+pub struct RowSeries {
+    /// The legend label.
+    pub label: String,
+    /// Per row.
+    pub points: Vec<Option<Point>>,
+}
+
+/// A dot-and-whisker chart: one row per label (top down), the estimate as
+/// a dot and its interval as a whisker along the x axis, one colour per
+/// series; the series of a row are drawn a few pixels apart, so equal
+/// estimates stay visible. A dashed line marks x = 0.
+#[must_use]
+pub fn interval_rows(
+    title: &str,
+    x_label: &str,
+    labels: &[String],
+    series: &[RowSeries],
+) -> String {
+    const ROW_LEFT: f64 = 130.0;
+    let points = || series.iter().flat_map(|s| s.points.iter().flatten());
+    let (x0, x1) = points().fold((0.0_f64, 0.0_f64), |(a, b), p| (a.min(p.lo), b.max(p.hi)));
+    let pad = (x1 - x0).max(1.0) * 0.06;
+    let (x0, x1) = (x0 - pad, x1 + pad);
+    let (px0, px1) = (ROW_LEFT, WIDTH - RIGHT);
+    let xs = |x: f64| px0 + (x - x0) / (x1 - x0) * (px1 - px0);
+    let rows = labels.len().max(1) as f64;
+    let step = (HEIGHT - BOTTOM - TOP) / rows;
+    let ys = |i: usize| TOP + step * (i as f64 + 0.5);
+    let spread = (step / (series.len() as f64 + 1.0)).min(8.0);
+    let mut out = String::new();
+    frame(&mut out, title, x_label, "");
+    writeln!(
+        out,
+        r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#999"/>"##,
+        c(px0),
+        c(HEIGHT - BOTTOM),
+        c(px1),
+        c(HEIGHT - BOTTOM)
+    )
+    .unwrap();
+    for t in ticks(x0, x1) {
         writeln!(
             out,
-            r#"<rect x="{}" y="{}" width="14" height="10" fill="{colour}"/>"#,
-            c(WIDTH - RIGHT + 12.0),
-            c(ly - 9.0)
+            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#eee"/>"##,
+            c(xs(t)),
+            c(TOP),
+            c(xs(t)),
+            c(HEIGHT - BOTTOM)
         )
         .unwrap();
         writeln!(
             out,
-            r#"<text x="{}" y="{}">{}</text>"#,
-            c(WIDTH - RIGHT + 32.0),
-            c(ly),
-            escape(&s.label)
+            r#"<text x="{}" y="{}" text-anchor="middle">{t}</text>"#,
+            c(xs(t)),
+            c(HEIGHT - BOTTOM + 18.0)
+        )
+        .unwrap();
+    }
+    writeln!(
+        out,
+        r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#555" stroke-dasharray="4 4"/>"##,
+        c(xs(0.0)),
+        c(TOP),
+        c(xs(0.0)),
+        c(HEIGHT - BOTTOM)
+    )
+    .unwrap();
+    for (i, label) in labels.iter().enumerate() {
+        writeln!(
+            out,
+            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            c(px0 - 8.0),
+            c(ys(i) + 4.0),
+            escape(label)
+        )
+        .unwrap();
+    }
+    for (k, s) in series.iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        let dy = (k as f64 - (series.len() as f64 - 1.0) / 2.0) * spread;
+        for (i, p) in s.points.iter().enumerate() {
+            let Some(p) = p else { continue };
+            let y = ys(i) + dy;
+            writeln!(
+                out,
+                r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{colour}" stroke-width="2"/>"#,
+                c(xs(p.lo)),
+                c(y),
+                c(xs(p.hi)),
+                c(y)
+            )
+            .unwrap();
+            writeln!(
+                out,
+                r#"<circle cx="{}" cy="{}" r="3.5" fill="{colour}"/>"#,
+                c(xs(p.y)),
+                c(y)
+            )
+            .unwrap();
+        }
+        legend(&mut out, k, colour, &s.label);
+    }
+    if series.len() > 1 {
+        writeln!(
+            out,
+            r#"<text x="{}" y="{}" font-size="10">rows offset per series</text>"#,
+            c(WIDTH - RIGHT + 12.0),
+            c(TOP + 10.0 + 20.0 * series.len() as f64)
         )
         .unwrap();
     }
@@ -451,6 +575,39 @@ mod tests {
             XScale::Log2.ticks(3.0, 100.0),
             vec![4.0, 8.0, 16.0, 32.0, 64.0]
         );
+    }
+
+    #[test]
+    fn equal_estimates_of_two_series_stay_apart() {
+        let point = Some(Point {
+            x: 0.0,
+            y: 50.0,
+            lo: 20.0,
+            hi: 80.0,
+        });
+        let series = |label: &str| RowSeries {
+            label: label.into(),
+            points: vec![point, None],
+        };
+        let svg = interval_rows(
+            "t",
+            "Elo",
+            &["a".into(), "b <c>".into()],
+            &[series("standard"), series("hoyle")],
+        );
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+        assert!(svg.contains(">b &lt;c&gt;<") && svg.contains("rows offset per series"));
+        let dots: Vec<(&str, &str)> = svg
+            .lines()
+            .filter_map(|l| l.strip_prefix("<circle cx=\""))
+            .map(|l| {
+                let mut parts = l.split('"');
+                (parts.next().unwrap(), parts.nth(1).unwrap())
+            })
+            .collect();
+        assert_eq!(dots.len(), 2, "one dot per series; row b has none");
+        assert_eq!(dots[0].0, dots[1].0, "same estimate, same x");
+        assert_ne!(dots[0].1, dots[1].1, "drawn apart");
     }
 
     #[test]

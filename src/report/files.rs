@@ -169,7 +169,7 @@ impl Write for AtomicFile {
 /// left from an earlier run into the same folder is stale).
 #[must_use]
 pub fn is_result_file(name: &str) -> bool {
-    const FIXED: [&str; 7] = [
+    const FIXED: [&str; 10] = [
         "summary.csv",
         "distribution.csv",
         "tallies.json",
@@ -177,6 +177,9 @@ pub fn is_result_file(name: &str) -> bool {
         "sweep.csv",
         "sweep.svg",
         "balance.csv",
+        "ratings.csv",
+        "crosstable.csv",
+        "ratings.svg",
     ];
     FIXED.contains(&name)
         || (name.ends_with(".svg")

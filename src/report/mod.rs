@@ -12,12 +12,17 @@
 
 pub mod chart;
 mod files;
+mod ratings;
 mod study;
 mod table;
 
 pub use files::{
     AtomicFile, CHECKPOINT, JOURNAL, MANIFEST, ResultFiles, finish_interrupted_commit,
     is_result_file, remove_temporary_files, write_atomic,
+};
+pub use ratings::{
+    DEFAULT_ANCHOR, RatingRow, anchor_index, crosstable_bytes, rated, rating_rows, ratings_chart,
+    ratings_table,
 };
 pub use study::{
     BalanceRow, RowTallies, StudyRows, SweepRow, balance_rows, chart_names, histograms,

@@ -4,12 +4,14 @@
 //! squares), so merging shards or threads is exact and order-free; the
 //! floating-point work happens once, here, on the merged totals.
 
+mod bradley_terry;
 mod elo;
 mod intervals;
 mod moments;
 mod quantile;
 mod sprt;
 
+pub use bradley_terry::{Encounter, Fit, Rating, fit as fit_ratings};
 pub use elo::{elo, elo_interval};
 pub use intervals::{rate, wilson};
 pub use moments::Moments;
