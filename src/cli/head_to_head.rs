@@ -9,12 +9,12 @@ use clap::Args;
 use ginlab::engine::{Deck, Seat};
 use ginlab::experiment::Pairing;
 use ginlab::job::{self, JobRequest, Layout, Progress, Shard};
-use ginlab::report::{match_header, match_report, sprt_line};
+use ginlab::report::{SprtJson, json_report, match_header, match_report, sprt_line};
 use ginlab::sim::{Plan, Work};
 use ginlab::stats::Sprt;
 
 use super::input::DECKS_FILE;
-use super::job::{command, on_progress, resolver};
+use super::job::{command, on_progress, resolver, status_block};
 use super::rules::RulesArgs;
 use super::strategies::strategy_help;
 use super::{Failure, progress, write_stdout};
@@ -81,6 +81,16 @@ pub struct MatchArgs {
     /// run. Check and read it with `ginlab replay FILE`.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "resume"])]
     record: Option<PathBuf>,
+    /// Print the result as one line of JSON (the CSV files' rows; see
+    /// README) instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Print a status line to standard error every N games (hands when
+    /// playing hands): wins-losses, Elo with its interval, the SPRT's LLR
+    /// against its bounds, the pair counts. Checkpoints then come as often;
+    /// with --sprt, lines come at its checks (every 1024 deals) at most.
+    #[arg(long, value_name = "N", value_parser = super::count, allow_negative_numbers = true)]
+    status: Option<u64>,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -157,18 +167,25 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         threads: args.threads,
         record: args.record.clone(),
         stop: args.sprt,
-        block: None,
+        block: status_block(args.status, row.plan.duplicate),
     };
     let start = Instant::now();
     let bar = progress::bar(args.quiet);
-    let draw = on_progress(&bar);
+    let draw = on_progress(&bar, args.status);
     // With `--record -` the records take standard output; the report goes
     // to standard error.
     let to_stderr = args.record.as_deref() == Some(std::path::Path::new("-"));
+    if to_stderr && args.json {
+        return Err(Failure::input(
+            "--json with --record -: both would go to standard output; record to a file",
+        ));
+    }
     let outcome = job::run(&spec, &options, &|event| {
         // The header as play starts (every input checked by then), so the
         // seed is on screen however long the run takes.
-        if let Progress::Start { .. } = event {
+        if let Progress::Start { .. } = event
+            && !args.json
+        {
             if to_stderr {
                 let _ = std::io::Write::write_all(&mut std::io::stderr(), header.as_bytes());
             } else {
@@ -186,6 +203,12 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     } else {
         args.threads
     };
+    if args.json {
+        let sprt = outcome
+            .stopped
+            .map(|s| SprtJson::new(&s.sprt, s.llr, s.decision, outcome.tallies[0].unit_scores.n));
+        return write_stdout(json_report(&outcome.summary, None, None, sprt).as_bytes());
+    }
     let mut text = match_report(&outcome.summary[0], seconds, threads);
     if let Some(stopped) = outcome.stopped {
         let units = outcome.tallies[0].unit_scores.n;

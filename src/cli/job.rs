@@ -3,7 +3,10 @@
 //! strategy resolver, and the progress bar fed by the job's callback. The
 //! jobs themselves are `ginlab::job`.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use ginlab::job::{JobError, JobSpec, Outcome, Player, Progress};
+use ginlab::report::status_line;
 use indicatif::ProgressBar;
 
 use super::Failure;
@@ -31,15 +34,37 @@ pub fn resolver(spec: &str, who: &str) -> Result<Player, JobError> {
     }
 }
 
-/// The job's progress, drawn on `bar`.
-pub fn on_progress(bar: &ProgressBar) -> impl Fn(Progress<'_>) + Sync + '_ {
+/// The job's progress, drawn on `bar`; with `status`, a status line on
+/// standard error whenever a row's games (hands when playing hands) pass a
+/// multiple of it.
+pub fn on_progress(bar: &ProgressBar, status: Option<u64>) -> impl Fn(Progress<'_>) + Sync + '_ {
+    let printed = AtomicU64::new(0);
     move |event| match event {
         Progress::Start { total, done } => {
             bar.set_length(total);
             bar.set_position(done);
         }
         Progress::Row { variant, players } => {
+            printed.store(0, Ordering::Relaxed);
             bar.set_prefix(format!("{variant} {} v {}", players[0], players[1]));
+        }
+        Progress::Block {
+            variant,
+            players,
+            tallies,
+            stop,
+        } => {
+            let Some(every) = status else { return };
+            let played = if tallies.games > 0 {
+                tallies.games
+            } else {
+                tallies.hands
+            };
+            if played / every > printed.load(Ordering::Relaxed) / every {
+                printed.store(played, Ordering::Relaxed);
+                let line = status_line(variant, players, tallies, stop);
+                bar.suspend(|| eprintln!("{line}"));
+            }
         }
         Progress::Done(done) => bar.set_position(done),
     }
@@ -67,6 +92,12 @@ pub fn print_notes(outcome: &Outcome) {
         let _ =
             std::io::Write::write_all(&mut std::io::stderr(), format!("note: {note}\n").as_bytes());
     }
+}
+
+/// Deals per block for a status line every `status` games (or hands):
+/// a deal is two of them with duplicate deals.
+pub fn status_block(status: Option<u64>, duplicate: bool) -> Option<u64> {
+    status.map(|n| n.div_ceil(if duplicate { 2 } else { 1 }))
 }
 
 /// The command line, for manifests.

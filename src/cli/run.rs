@@ -8,11 +8,10 @@ use std::time::Instant;
 use clap::Args;
 use ginlab::experiment::Experiment;
 use ginlab::job::{self, JobRequest, Shard};
-use ginlab::report::{ratings_table, summary_table};
 
 use super::input::SPEC_FILE;
-use super::job::{command, on_progress, resolver};
-use super::study::print_outcome;
+use super::job::{command, on_progress, resolver, status_block};
+use super::study::{outcome_json, print_outcome, summary_text};
 use super::{Failure, progress, write_stdout};
 
 #[derive(Debug, Args)]
@@ -46,6 +45,16 @@ pub struct RunArgs {
     /// first player).
     #[arg(long, value_name = "PLAYER")]
     anchor: Option<String>,
+    /// Print the result as one line of JSON (the CSV files' rows; see
+    /// README) instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Print a status line to standard error every N games (hands when
+    /// playing hands): wins-losses, Elo with its interval, the SPRT's LLR
+    /// against its bounds, the pair counts. Checkpoints then come as often;
+    /// with --sprt, lines come at its checks (every 1024 deals) at most.
+    #[arg(long, value_name = "N", value_parser = super::count, allow_negative_numbers = true)]
+    status: Option<u64>,
 }
 
 pub fn run(args: RunArgs) -> Result<(), Failure> {
@@ -73,13 +82,13 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
         threads: args.threads,
         record: args.record.clone(),
         stop: None,
-        block: None,
+        block: status_block(args.status, spec.rows.iter().any(|r| r.plan.duplicate)),
     };
     let start = Instant::now();
     let bar = progress::bar(args.quiet);
-    let outcome = job::run(&spec, &options, &on_progress(&bar));
+    let outcome = job::run(&spec, &options, &on_progress(&bar, args.status));
     bar.finish_and_clear();
-    print_outcome(&spec, &outcome?, start.elapsed().as_secs_f64())
+    print_outcome(&spec, &outcome?, start.elapsed().as_secs_f64(), args.json)
 }
 
 /// `ginlab merge DIR... --out DIR`
@@ -91,6 +100,10 @@ pub struct MergeArgs {
     /// Where to write the merged result.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Print the result as one line of JSON (the CSV files' rows; see
+    /// README) instead of the table.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn merge(args: MergeArgs) -> Result<(), Failure> {
@@ -98,9 +111,10 @@ pub fn merge(args: MergeArgs) -> Result<(), Failure> {
     let outcome = job::merge(&args.shards, &args.out, &command())?;
     super::job::print_notes(&outcome);
     let seconds = start.elapsed().as_secs_f64();
-    let mut text = summary_table(&outcome.summary, seconds, &args.out);
-    if let Some(ratings) = &outcome.ratings {
-        text.push_str(&ratings_table(ratings));
-    }
+    let text = if args.json {
+        outcome_json(&outcome)
+    } else {
+        summary_text(&outcome, seconds, &args.out)
+    };
     write_stdout(text.as_bytes())
 }

@@ -9,7 +9,9 @@ use std::time::Instant;
 use clap::Args;
 use ginlab::experiment::Sweep;
 use ginlab::job::{self, JobRequest, JobSpec, Layout, Outcome, Shard, StudyKind, given_once};
-use ginlab::report::{StudyRows, balance_table, ratings_table, summary_table, sweep_table};
+use ginlab::report::{
+    StudyRows, balance_table, json_report, ratings_table, summary_table, sweep_table,
+};
 use ginlab::rules::Rules;
 use ginlab::sim::Work;
 
@@ -56,6 +58,10 @@ pub struct StudyArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    /// Print the result as one line of JSON (the CSV files' rows; see
+    /// README) instead of the table.
+    #[arg(long)]
+    json: bool,
 }
 
 impl StudyArgs {
@@ -117,30 +123,52 @@ impl StudyArgs {
         };
         let start = Instant::now();
         let bar = progress::bar(self.quiet);
-        let outcome = job::run(&spec, &options, &on_progress(&bar));
+        let outcome = job::run(&spec, &options, &on_progress(&bar, None));
         bar.finish_and_clear();
-        print_outcome(&spec, &outcome?, start.elapsed().as_secs_f64())
+        print_outcome(&spec, &outcome?, start.elapsed().as_secs_f64(), self.json)
     }
 }
 
-/// Prints a finished job's table: the study's, or the summary's.
-pub fn print_outcome(spec: &JobSpec, outcome: &Outcome, seconds: f64) -> Result<(), Failure> {
+/// Prints a finished job's table (the study's, or the summary's and the
+/// rating list), or with `json` its JSON report.
+pub fn print_outcome(
+    spec: &JobSpec,
+    outcome: &Outcome,
+    seconds: f64,
+    json: bool,
+) -> Result<(), Failure> {
     super::job::print_notes(outcome);
+    if json {
+        return write_stdout(outcome_json(outcome).as_bytes());
+    }
     let dir = spec.dir.as_deref().unwrap_or(Path::new("."));
     let text = match (&outcome.study, &spec.study) {
         (Some(StudyRows::Sweep(rows)), StudyKind::Sweep { param, .. }) => {
             sweep_table(rows, param, spec.unit(), dir)
         }
         (Some(StudyRows::Balance(rows)), _) => balance_table(rows, dir),
-        _ => {
-            let mut text = summary_table(&outcome.summary, seconds, dir);
-            if let Some(ratings) = &outcome.ratings {
-                text.push_str(&ratings_table(ratings));
-            }
-            text
-        }
+        _ => summary_text(outcome, seconds, dir),
     };
     write_stdout(text.as_bytes())
+}
+
+/// A job's JSON report (no stopping rule: `match` adds its own).
+pub fn outcome_json(outcome: &Outcome) -> String {
+    json_report(
+        &outcome.summary,
+        outcome.ratings.as_deref(),
+        outcome.study.as_ref(),
+        None,
+    )
+}
+
+/// The summary table, and the rating list when there is one.
+pub fn summary_text(outcome: &Outcome, seconds: f64, dir: &Path) -> String {
+    let mut text = summary_table(&outcome.summary, seconds, dir);
+    if let Some(ratings) = &outcome.ratings {
+        text.push_str(&ratings_table(ratings));
+    }
+    text
 }
 
 #[derive(Debug, Args)]

@@ -2,13 +2,12 @@
 //! checkpoint after each block and stopping early when a stopping rule
 //! decides.
 
-use crate::report::RatingRow;
 use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::report::{
-    AtomicFile, CHECKPOINT, JOURNAL, StudyRows, SummaryRow, finish_interrupted_commit,
+    AtomicFile, CHECKPOINT, JOURNAL, RatingRow, StudyRows, SummaryRow, finish_interrupted_commit,
     is_result_file,
 };
 use crate::sim::{Plan, RecordTarget, RunError, Tallies};
@@ -39,8 +38,9 @@ pub struct Options {
     pub record: Option<PathBuf>,
     /// Stop as soon as this test decides (one row only).
     pub stop: Option<Sprt>,
-    /// Deals per checkpoint block (default 16,384; with `stop`, always
-    /// [`STOP_BLOCK`]). The result does not depend on it.
+    /// Deals per block (default 16,384 with a folder, else the whole row;
+    /// with `stop`, always [`STOP_BLOCK`]): checkpoints and
+    /// [`Progress::Block`] come after each. The result does not depend on it.
     pub block: Option<u64>,
 }
 
@@ -62,6 +62,19 @@ pub enum Progress<'a> {
     },
     /// Deals done so far, counting the resumed ones.
     Done(u64),
+    /// A block of the row finished: its tallies so far (resumed deals
+    /// included), and the stopping rule if one was given. Called on the
+    /// loop's own thread, between blocks.
+    Block {
+        /// The row's variant.
+        variant: &'a str,
+        /// Its players.
+        players: &'a [String; 2],
+        /// Its tallies so far.
+        tallies: &'a Tallies,
+        /// The stopping rule.
+        stop: Option<&'a Sprt>,
+    },
 }
 
 /// Where a stopping rule left a run.
@@ -388,7 +401,7 @@ pub fn run(
     let block = match (options.stop, &checkpoint) {
         (Some(_), _) => STOP_BLOCK,
         (None, Some(_)) => options.block.unwrap_or(BLOCK).max(1),
-        (None, None) => u64::MAX,
+        (None, None) => options.block.unwrap_or(u64::MAX).max(1),
     };
     let total: u64 = slices.iter().map(|s| s.end - s.start).sum();
     let mut done = state.done();
@@ -429,6 +442,12 @@ pub fn run(
             if let Some(checkpoint) = &checkpoint {
                 write_state(checkpoint, &state)?;
             }
+            progress(Progress::Block {
+                variant: &row.variant,
+                players: &row.players,
+                tallies: &state.rows[i].tallies,
+                stop: options.stop.as_ref(),
+            });
         }
     }
     if let Some(recorder) = recorder {

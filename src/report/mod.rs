@@ -12,7 +12,9 @@
 
 pub mod chart;
 mod files;
+mod json;
 mod ratings;
+mod status;
 mod study;
 mod table;
 
@@ -20,10 +22,12 @@ pub use files::{
     AtomicFile, CHECKPOINT, JOURNAL, MANIFEST, ResultFiles, finish_interrupted_commit,
     is_result_file, remove_temporary_files, write_atomic,
 };
+pub use json::{SprtJson, json_report};
 pub use ratings::{
     DEFAULT_ANCHOR, RatingRow, anchor_index, crosstable_bytes, rated, rating_rows, ratings_chart,
     ratings_table,
 };
+pub use status::status_line;
 pub use study::{
     BalanceRow, RowTallies, StudyRows, SweepRow, balance_rows, chart_names, histograms,
     sweep_chart, sweep_rows,

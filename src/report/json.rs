@@ -1,0 +1,97 @@
+//! `--json`: a finished job's figures as one JSON object on one line, for
+//! scripts. Each table is the rows its CSV file is written from, so the keys
+//! are the CSV columns and the numbers are the same (an empty CSV cell is
+//! `null`).
+
+use serde::Serialize;
+
+use super::{RatingRow, StudyRows, SummaryRow};
+use crate::stats::{Sprt, SprtDecision};
+
+/// Where a stopping rule left a run, as `--json` reports it.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct SprtJson {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// The chance of accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// The chance of accepting H0 when H1 holds.
+    pub beta: f64,
+    /// The log-likelihood ratio at the end.
+    pub llr: f64,
+    /// The lower bound (H0 below it).
+    pub lower: f64,
+    /// The upper bound (H1 above it).
+    pub upper: f64,
+    /// `h0`, `h1`, or `undecided` (the game or hand limit came first).
+    pub decision: &'static str,
+    /// Scoring units played.
+    pub units: u64,
+}
+
+impl SprtJson {
+    /// The report of `sprt` ending at `llr` after `units` units.
+    #[must_use]
+    pub fn new(sprt: &Sprt, llr: f64, decision: SprtDecision, units: u64) -> SprtJson {
+        let (lower, upper) = sprt.bounds();
+        SprtJson {
+            elo0: sprt.elo0,
+            elo1: sprt.elo1,
+            alpha: sprt.alpha,
+            beta: sprt.beta,
+            llr: super::r6(llr),
+            lower: super::r6(lower),
+            upper: super::r6(upper),
+            decision: match decision {
+                SprtDecision::AcceptH0 => "h0",
+                SprtDecision::AcceptH1 => "h1",
+                SprtDecision::Continue => "undecided",
+            },
+            units,
+        }
+    }
+}
+
+/// The object `--json` prints.
+#[derive(Serialize)]
+struct Report<'a> {
+    summary: &'a [SummaryRow],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ratings: Option<&'a [RatingRow]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sweep: Option<&'a [super::SweepRow]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    balance: Option<&'a [super::BalanceRow]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sprt: Option<SprtJson>,
+}
+
+/// One line of JSON: `summary` (the rows of `summary.csv`), and when the
+/// job has them `ratings`, `sweep` or `balance` (the rows of those CSV
+/// files) and `sprt`.
+#[must_use]
+pub fn json_report(
+    summary: &[SummaryRow],
+    ratings: Option<&[RatingRow]>,
+    study: Option<&StudyRows>,
+    sprt: Option<SprtJson>,
+) -> String {
+    let report = Report {
+        summary,
+        ratings,
+        sweep: match study {
+            Some(StudyRows::Sweep(rows)) => Some(rows),
+            _ => None,
+        },
+        balance: match study {
+            Some(StudyRows::Balance(rows)) => Some(rows),
+            _ => None,
+        },
+        sprt,
+    };
+    let mut text = serde_json::to_string(&report).expect("rows serialise");
+    text.push('\n');
+    text
+}

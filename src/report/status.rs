@@ -1,0 +1,96 @@
+//! The status line a long `match` or `run` prints between blocks, as chess
+//! engine testers get: wins-losses(-draws), Elo with its interval, the
+//! SPRT's log-likelihood ratio against its bounds, and the pair counts.
+
+use super::SummaryRow;
+use super::table::{fixed, signed};
+use crate::sim::Tallies;
+use crate::stats::Sprt;
+
+/// One status line (no newline) for a row's tallies so far: in games mode
+/// `W-L` games, in hands mode `W-L-D` hands (D void or tied), then Elo
+/// `[low, high]` from the same row `summary.csv` is written from, with
+/// `stop` its LLR and bounds, and the counts of unit scores (with
+/// duplicate deals the pentanomial counts: pairs with 0, ½, 1, 1½, 2
+/// games won).
+#[must_use]
+pub fn status_line(
+    variant: &str,
+    players: &[String; 2],
+    t: &Tallies,
+    stop: Option<&Sprt>,
+) -> String {
+    let row = SummaryRow::new(variant, &players[0], &players[1], t, 0);
+    let record = if t.games > 0 {
+        format!(
+            "{} games {}-{}",
+            t.games,
+            t.a_game_wins,
+            t.games - t.a_game_wins
+        )
+    } else {
+        format!(
+            "{} hands {}-{}-{}",
+            t.hands,
+            t.a_hand_wins,
+            t.b_hand_wins,
+            t.hands - t.decided()
+        )
+    };
+    let elo = if t.unit_scores.n == 0 {
+        "-".to_owned()
+    } else {
+        format!(
+            "{} [{}, {}]",
+            signed(row.elo, 1),
+            signed(row.elo_lo, 1),
+            signed(row.elo_hi, 1)
+        )
+    };
+    let mut line = format!(
+        "{variant} {} v {}: {record}, Elo {elo}",
+        players[0], players[1]
+    );
+    if let Some(sprt) = stop
+        && t.unit_scores.n > 0
+    {
+        let (lower, upper) = sprt.bounds();
+        line.push_str(&format!(
+            ", LLR {} ({}, {})",
+            signed(sprt.llr(&t.unit_scores, t.unit_size), 2),
+            fixed(lower, 2),
+            fixed(upper, 2)
+        ));
+    }
+    let top = 2 * t.unit_size.max(1) as i64;
+    let counts: Vec<String> = (0..=top)
+        .map(|k| t.pair_score.get(&k).copied().unwrap_or(0).to_string())
+        .collect();
+    let name = if t.unit_size == 2 { "pairs" } else { "units" };
+    line.push_str(&format!(", {name} {}", counts.join(" ")));
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_reads_from_the_tallies() {
+        let mut t = Tallies {
+            games: 4,
+            a_game_wins: 3,
+            ..Default::default()
+        };
+        t.add_unit(4, 2);
+        t.add_unit(2, 2);
+        let sprt: Sprt = "elo0=0,elo1=10".parse().unwrap();
+        let line = status_line("eaai", &["a".into(), "b".into()], &t, Some(&sprt));
+        assert!(line.starts_with("eaai a v b: 4 games 3-1, Elo +"), "{line}");
+        assert!(
+            line.contains(", LLR ") && line.contains("(-2.94, 2.94)"),
+            "{line}"
+        );
+        assert!(line.ends_with(", pairs 0 0 1 0 1"), "{line}");
+    }
+}

@@ -1,0 +1,202 @@
+//! What a tester reads while and after a run: `--status N` lines and the
+//! `--json` report, which must say what the CSV files say.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn ginlab() -> Command {
+    Command::cargo_bin("ginlab").unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ginlab-readout-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Holds every row of the CSV file `path` to the JSON rows `rows`: the same
+/// keys, and the same values (an empty cell is null,
+/// numbers compared as numbers).
+fn same_rows(path: &Path, rows: &Value) {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let rows = rows.as_array().unwrap();
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(records.len(), rows.len(), "{}", path.display());
+    for (record, row) in records.iter().zip(rows) {
+        let object = row.as_object().unwrap();
+        // (serde_json's map sorts its keys: compare them as sets.)
+        let mut columns: Vec<&String> = header.iter().collect();
+        columns.sort();
+        assert_eq!(object.keys().collect::<Vec<_>>(), columns);
+        for (cell, key) in record.iter().zip(&header) {
+            let value = &object[key];
+            let same = match value {
+                Value::Null => cell.is_empty(),
+                Value::Number(n) => cell.parse::<f64>().ok() == n.as_f64(),
+                Value::String(s) => cell == s,
+                Value::Bool(b) => cell == b.to_string(),
+                _ => false,
+            };
+            assert!(same, "{key}: CSV {cell:?}, JSON {value}");
+        }
+    }
+}
+
+fn json(stdout: &[u8]) -> Value {
+    let text = std::str::from_utf8(stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "one line: {text}");
+    serde_json::from_str(text).unwrap()
+}
+
+#[test]
+fn json_is_the_csv_rows() {
+    let dir = scratch("json");
+    let out = ginlab()
+        .args([
+            "match",
+            "greedy",
+            "simple",
+            "--games",
+            "40",
+            "--seed",
+            "4",
+            "--quiet",
+            "--json",
+            "--sprt",
+            "elo0=0,elo1=10",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let report = json(&out.stdout);
+    same_rows(&dir.join("summary.csv"), &report["summary"]);
+    assert_eq!(report["sprt"]["decision"], "undecided");
+    assert_eq!(report["sprt"]["units"], 20);
+    assert!(report.get("ratings").is_none());
+
+    // A round robin adds its rating list.
+    let spec = scratch("json-spec.toml");
+    std::fs::write(
+        &spec,
+        "seed = 2\ngames = 20\nplayers = [\"random\", \"simple\", \"greedy\"]\npairing = \"round_robin\"\n",
+    )
+    .unwrap();
+    let rr = scratch("json-rr");
+    let out = ginlab()
+        .args(["run", "--quiet", "--json", "--out"])
+        .arg(&rr)
+        .arg(&spec)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let report = json(&out.stdout);
+    same_rows(&rr.join("summary.csv"), &report["summary"]);
+    same_rows(&rr.join("ratings.csv"), &report["ratings"]);
+
+    // A sweep: its table.
+    let sweep = scratch("json-sweep");
+    let out = ginlab()
+        .args([
+            "sweep", "greedy", "--param", "knock_at", "--values", "3,6", "--vs", "simple",
+            "--hands", "40", "--quiet", "--json", "--out",
+        ])
+        .arg(&sweep)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    same_rows(&sweep.join("sweep.csv"), &json(&out.stdout)["sweep"]);
+
+    // With the records on standard output there is no room for it.
+    let out = ginlab()
+        .args([
+            "match", "greedy", "simple", "--games", "2", "--json", "--record", "-",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--json with --record -"));
+    for d in [dir, rr, sweep] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+    std::fs::remove_file(spec).unwrap();
+}
+
+#[test]
+fn status_lines_come_every_n_games_and_change_nothing() {
+    let args = [
+        "match", "greedy", "simple", "--games", "400", "--seed", "8", "--quiet",
+    ];
+    let plain = ginlab().args(args).output().unwrap();
+    let status = ginlab()
+        .args(args)
+        .args(["--status", "100"])
+        .output()
+        .unwrap();
+    assert!(plain.status.success() && status.status.success());
+    let strip = |bytes: &[u8]| {
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .filter(|l| !l.contains(" in ") || !l.contains("/s"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    // The report is the same (its timing line aside).
+    assert_eq!(strip(&plain.stdout), strip(&status.stdout));
+    let stderr = String::from_utf8(status.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 4, "{stderr}");
+    for (k, line) in lines.iter().enumerate() {
+        assert!(
+            line.starts_with(&format!(
+                "standard greedy v simple: {} games ",
+                100 * (k + 1)
+            )),
+            "{line}"
+        );
+        assert!(
+            line.contains(", Elo ") && line.contains(", pairs "),
+            "{line}"
+        );
+    }
+    // The last line's counts are the report's.
+    let report = String::from_utf8(status.stdout).unwrap();
+    let elo = report
+        .lines()
+        .find_map(|l| l.strip_prefix("A Elo         "))
+        .unwrap();
+    let elo = elo.split(" (").next().unwrap();
+    assert!(
+        lines[3].contains(&format!("Elo {elo}")),
+        "{} vs {elo}",
+        lines[3]
+    );
+    // Hands mode counts hands, with voids and ties as draws.
+    let hands = ginlab()
+        .args([
+            "match",
+            "greedy",
+            "simple",
+            "--hands",
+            "60",
+            "--seed",
+            "8",
+            "--quiet",
+            "--status",
+            "30",
+            "--no-duplicate",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(hands.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+    assert!(
+        stderr.contains(": 60 hands ") && stderr.contains(", units "),
+        "{stderr}"
+    );
+}
