@@ -27,6 +27,8 @@
 //! param = "knock_at"
 //! values = "0..=10"      # A..=B or a comma list
 //! vs = "simple"
+//! objective = "points"   # optional: games, hands, points or elo (default: games
+//!                        # when playing games, points when playing hands)
 //! ```
 //!
 //! or `study = "balance"` with `strategy = "greedy"` (the strategy against
@@ -84,6 +86,9 @@ pub struct Sweep {
     pub values: String,
     /// The fixed opponent.
     pub vs: String,
+    /// What the chart and table show (`None`: the share of games won when
+    /// playing games, the points per hand when playing hands).
+    pub objective: Option<crate::report::Objective>,
 }
 
 /// The values of a sweep: `A..=B` (integers, at most 1001 of them) or a
@@ -224,7 +229,14 @@ impl Kind {
     fn own_keys(self) -> &'static [&'static str] {
         match self {
             Kind::Match => &["duplicate", "players", "pairing", "anchor"],
-            Kind::Sweep => &["duplicate", "strategy", "param", "values", "vs"],
+            Kind::Sweep => &[
+                "duplicate",
+                "strategy",
+                "param",
+                "values",
+                "vs",
+                "objective",
+            ],
             // Every deal once: one strategy in both seats makes a
             // seat-swapped replay repeat the hand (see `run_balance`).
             Kind::Balance => &["strategy"],
@@ -245,7 +257,7 @@ impl Kind {
             ),
             Kind::Sweep => (
                 "a sweep study",
-                "name, seed, games or hands, duplicate, study, strategy, param, values, vs and [[variant]] tables",
+                "name, seed, games or hands, duplicate, study, strategy, param, values, vs, objective and [[variant]] tables",
             ),
             Kind::Balance => (
                 "a balance study",
@@ -352,6 +364,18 @@ impl Experiment {
                 param: text_key("param")?,
                 values: text_key("values")?,
                 vs: text_key("vs")?,
+                objective: match table.get("objective") {
+                    None => None,
+                    Some(toml::Value::String(s)) => Some(s.parse().map_err(|_| {
+                        bad("objective", "\"games\", \"hands\", \"points\" or \"elo\"")
+                    })?),
+                    Some(_) => {
+                        return Err(bad(
+                            "objective",
+                            "\"games\", \"hands\", \"points\" or \"elo\"",
+                        ));
+                    }
+                },
             }),
             Kind::Balance => Study::Balance {
                 strategy: text_key("strategy")?,
@@ -548,6 +572,42 @@ mod tests {
     }
 
     #[test]
+    fn objective_and_anchor_keys() {
+        let sweep = "seed = 1\nhands = 5\nstudy = \"sweep\"\nstrategy = \"greedy\"\nparam = \"knock_at\"\nvalues = \"1,2\"\nvs = \"simple\"\n";
+        let parsed = Experiment::from_toml(&format!("{sweep}objective = \"elo\"")).unwrap();
+        let Study::Sweep(s) = parsed.study else {
+            panic!("a sweep")
+        };
+        assert_eq!(s.objective, Some(crate::report::Objective::Elo));
+        for bad in ["\"point\"", "3"] {
+            let e = Experiment::from_toml(&format!("{sweep}objective = {bad}"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("`objective` must be \"games\", \"hands\""),
+                "{e}"
+            );
+        }
+        let rr =
+            "seed = 1\ngames = 5\nplayers = [\"a\", \"b\", \"c\"]\npairing = \"round_robin\"\n";
+        let parsed = Experiment::from_toml(&format!("{rr}anchor = \"b\"")).unwrap();
+        assert_eq!(parsed.anchor.as_deref(), Some("b"));
+        let e = Experiment::from_toml(&format!("{rr}anchor = 1"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`anchor` must be a string"), "{e}");
+        // Each belongs to its kind of spec.
+        let e = Experiment::from_toml(&format!("{sweep}anchor = \"b\""))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown key `anchor`"), "{e}");
+        let e = Experiment::from_toml(&format!("{rr}objective = \"elo\""))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown key `objective`"), "{e}");
+    }
+
+    #[test]
     fn the_file_name_is_held_to_the_rule_of_name() {
         let base = "seed = 1\ngames = 5\nplayers = [\"greedy\", \"simple\"]\n";
         let unnamed = Experiment::from_toml(base).unwrap();
@@ -592,7 +652,7 @@ mod tests {
                 format!("{matches}strategy = \"mc\""),
                 &[
                     "unknown key `strategy`: a match spec takes",
-                    "players, pairing and [[variant]]",
+                    "players, pairing, anchor and [[variant]]",
                     "belongs to a sweep or balance study",
                 ],
             ),
@@ -622,7 +682,7 @@ mod tests {
                 format!("{sweep}vss = \"simple\""),
                 &[
                     "unknown key `vss`: a sweep study takes",
-                    "param, values, vs and",
+                    "param, values, vs, objective and",
                 ],
             ),
         ];

@@ -1071,6 +1071,7 @@ impl Spec {
                 param,
                 values,
                 vs,
+                ..
             }) => {
                 lines.push(("study".into(), q("sweep")));
                 lines.push(("strategy".into(), q(strategy)));
@@ -1126,6 +1127,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     param,
                     values,
                     vs,
+                    objective: None,
                 })
             }
         ),

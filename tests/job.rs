@@ -248,6 +248,7 @@ fn merging_a_sweep_writes_its_table() {
             param: "knock_at".into(),
             values: "4..=6".into(),
             vs: "simple".into(),
+            objective: None,
         })
     };
     let whole_dir = scratch("sweep");

@@ -200,3 +200,51 @@ fn status_lines_come_every_n_games_and_change_nothing() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_sweep_shows_the_objective_asked_for() {
+    let sweep = |extra: &[&str], amount: &[&str]| {
+        let dir = scratch(&format!("objective-{}", extra.join("-")));
+        let out = ginlab()
+            .args([
+                "sweep", "greedy", "--param", "knock_at", "--values", "2,8", "--vs", "simple",
+                "--seed", "3", "--quiet", "--out",
+            ])
+            .arg(&dir)
+            .args(amount)
+            .args(extra)
+            .output()
+            .unwrap();
+        let svg = std::fs::read_to_string(dir.join("sweep.svg")).unwrap_or_default();
+        let _ = std::fs::remove_dir_all(&dir);
+        (out, svg)
+    };
+    // Playing hands, the default is the points per hand, not the hands won
+    // (knocking early wins hands and loses points).
+    let (out, svg) = sweep(&[], &["--hands", "200"]);
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        table.lines().next().unwrap().contains("A points/hand"),
+        "{table}"
+    );
+    assert!(svg.contains("greedy's net points per hand"), "{svg}");
+    let (_, svg) = sweep(&["--objective", "hands"], &["--hands", "200"]);
+    assert!(svg.contains("share of hands won by greedy"), "{svg}");
+    // Playing games, the default stays the share of games won.
+    let (out, svg) = sweep(&[], &["--games", "20"]);
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("games won %")
+    );
+    assert!(svg.contains("share of games won by greedy"));
+    let (_, svg) = sweep(&["--objective", "elo"], &["--games", "20"]);
+    assert!(svg.contains("greedy's Elo per game"), "{svg}");
+    // Games won cannot be read from hands; a misspelt objective is refused.
+    let (out, _) = sweep(&["--objective", "games"], &["--hands", "20"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("this sweep plays hands"));
+    let (out, _) = sweep(&["--objective", "point"], &["--hands", "20"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("games, hands, points or elo"));
+}

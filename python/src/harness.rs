@@ -226,6 +226,7 @@ fn rows(experiment: &Experiment, objects: Option<&Bound<'_, PyDict>>) -> PyResul
             param,
             values,
             vs,
+            ..
         }) => {
             let base = profile(strategy)?;
             let opponent = profile(vs)?;
@@ -327,6 +328,7 @@ fn study<'py>(
         pairing: ginlab::experiment::Pairing::HeadToHead,
         variants: variants(rules)?,
         study,
+        anchor: None,
     };
     run_rows(py, &rows(&experiment, None)?, threads)
 }
@@ -367,6 +369,7 @@ pub fn sweep<'py>(
         param: param.to_owned(),
         values,
         vs: vs.to_owned(),
+        objective: None,
     });
     study(
         py,

@@ -10,7 +10,7 @@ use clap::Args;
 use ginlab::experiment::Sweep;
 use ginlab::job::{self, JobRequest, JobSpec, Layout, Outcome, Shard, StudyKind, given_once};
 use ginlab::report::{
-    StudyRows, balance_table, json_report, ratings_table, summary_table, sweep_table,
+    Objective, StudyRows, balance_table, json_report, ratings_table, summary_table, sweep_table,
 };
 use ginlab::rules::Rules;
 use ginlab::sim::Work;
@@ -144,7 +144,8 @@ pub fn print_outcome(
     let dir = spec.dir.as_deref().unwrap_or(Path::new("."));
     let text = match (&outcome.study, &spec.study) {
         (Some(StudyRows::Sweep(rows)), StudyKind::Sweep { param, .. }) => {
-            sweep_table(rows, param, spec.unit(), dir)
+            let objective = spec.study.objective().expect("a sweep");
+            sweep_table(rows, param, spec.unit(), objective, dir)
         }
         (Some(StudyRows::Balance(rows)), _) => balance_table(rows, dir),
         _ => summary_text(outcome, seconds, dir),
@@ -183,6 +184,11 @@ pub struct SweepArgs {
     values: String,
     #[arg(long, value_name = "STRATEGY", help = strategy_help("The fixed opponent"))]
     vs: String,
+    /// What the chart and table show: games (share of games won), hands
+    /// (share of hands won), points (net points per hand) or elo. Default:
+    /// games when playing games, points when playing hands.
+    #[arg(long, value_name = "OBJECTIVE")]
+    objective: Option<Objective>,
     #[command(flatten)]
     study: StudyArgs,
 }
@@ -193,6 +199,7 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         param: args.param.clone(),
         values: args.values.clone(),
         vs: args.vs.clone(),
+        objective: args.objective,
     }))
 }
 

@@ -100,7 +100,8 @@ pub(super) fn write_result(
             },
         ) => {
             entries.push(("sweep.csv".into(), csv_bytes(table).map_err(csv)?));
-            if let Some(svg) = report::sweep_chart(table, strategy, param, vs, unit) {
+            let objective = state.study.objective().expect("a sweep");
+            if let Some(svg) = report::sweep_chart(table, (strategy, param, vs), unit, objective) {
                 entries.push(("sweep.svg".into(), svg.into_bytes()));
             }
         }

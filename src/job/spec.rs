@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::experiment::{Experiment, Pairing, Study, Sweep};
-use crate::report::{Manifest, VariantRules};
+use crate::report::{Manifest, Objective, VariantRules};
 use crate::rules::Rules;
 use crate::sim::{Plan, Work};
 use crate::strategy::Profile;
@@ -215,7 +215,14 @@ impl JobRequest {
                 param,
                 values,
                 vs,
+                objective,
             }) => {
+                if *objective == Some(Objective::Games) && !matches!(self.work, Work::Games(_)) {
+                    return Err(JobError::Input(format!(
+                        "objective games: this sweep plays hands, not games; choose one of {}",
+                        "hands, points or elo"
+                    )));
+                }
                 let base = resolve(strategy, "being swept")?;
                 let opponent = resolve(vs, "--vs")?;
                 let values = parse_values(values)?;
@@ -262,6 +269,7 @@ impl JobRequest {
                         values,
                         vs: opponent.name.clone(),
                         unit: unit.to_owned(),
+                        objective: *objective,
                     },
                     Some(format!("sweep-{}-{param}", safe_name(&base.name))),
                 )

@@ -71,6 +71,10 @@ pub enum StudyKind {
         vs: String,
         /// `games` or `hands`.
         unit: String,
+        /// The objective asked for (absent: the default for `unit`, so
+        /// earlier folders keep their bytes).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        objective: Option<crate::report::Objective>,
     },
     /// One strategy against itself per variant.
     Balance {
@@ -82,6 +86,18 @@ pub enum StudyKind {
 impl StudyKind {
     fn is_match(&self) -> bool {
         *self == StudyKind::Match
+    }
+
+    /// A sweep's objective: the one asked for, else the default for its
+    /// unit ([`Objective::default_for`](crate::report::Objective::default_for)).
+    #[must_use]
+    pub fn objective(&self) -> Option<crate::report::Objective> {
+        match self {
+            StudyKind::Sweep {
+                unit, objective, ..
+            } => Some(objective.unwrap_or(crate::report::Objective::default_for(unit == "games"))),
+            _ => None,
+        }
     }
 }
 

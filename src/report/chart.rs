@@ -304,20 +304,55 @@ pub fn line_chart(
             .collect();
         writeln!(
             out,
-            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
-            line.join(" ")
+            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"{}/>"#,
+            line.join(" "),
+            dashes(i)
         )
         .unwrap();
         for p in &s.points {
+            marker(&mut out, i, (xs(p.x), ys(p.y)), colour);
+        }
+        if i == 0 {
+            legend(&mut out, i, colour, &s.label);
+        } else {
+            // A dashed line and the series' marker, as drawn.
+            let ly = TOP + 10.0 + 20.0 * i as f64;
+            let (x0, y) = (WIDTH - RIGHT + 8.0, ly - 4.0);
             writeln!(
                 out,
-                r#"<circle cx="{}" cy="{}" r="3" fill="{colour}"/>"#,
-                c(xs(p.x)),
-                c(ys(p.y))
+                r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{colour}" stroke-width="2"{}/>"#,
+                c(x0),
+                c(y),
+                c(x0 + 22.0),
+                c(y),
+                dashes(i)
+            )
+            .unwrap();
+            marker(&mut out, i, (x0 + 11.0, y), colour);
+            writeln!(
+                out,
+                r#"<text x="{}" y="{}">{}</text>"#,
+                c(WIDTH - RIGHT + 32.0),
+                c(ly),
+                escape(&s.label)
             )
             .unwrap();
         }
-        legend(&mut out, i, colour, &s.label);
+    }
+    if coincide(series) {
+        let top = TOP + 10.0 + 20.0 * series.len() as f64;
+        for (k, text) in ["lines that coincide:", "told apart by marker and dash"]
+            .iter()
+            .enumerate()
+        {
+            writeln!(
+                out,
+                r#"<text x="{}" y="{}" font-size="10">{text}</text>"#,
+                c(WIDTH - RIGHT + 8.0),
+                c(top + 13.0 * k as f64)
+            )
+            .unwrap();
+        }
     }
     out.push_str("</svg>\n");
     out
@@ -439,6 +474,66 @@ pub fn interval_rows(
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// The dash pattern of series `i` (the first is solid).
+fn dashes(i: usize) -> &'static str {
+    [
+        "",
+        r#" stroke-dasharray="7 3""#,
+        r#" stroke-dasharray="2 3""#,
+        r#" stroke-dasharray="8 3 2 3""#,
+        r#" stroke-dasharray="4 4""#,
+        r#" stroke-dasharray="1 3""#,
+    ][i % 6]
+}
+
+/// The marker of series `i` at pixel `(x, y)`: a dot for the first, then
+/// larger open shapes (square, triangle, diamond, ring, cross), so a
+/// marker drawn over another's stays visible.
+fn marker(out: &mut String, i: usize, (x, y): (f64, f64), colour: &str) {
+    let open = format!(r#"fill="none" stroke="{colour}" stroke-width="1.5""#);
+    let polygon = |points: &[(f64, f64)]| {
+        let p: Vec<String> = points
+            .iter()
+            .map(|(dx, dy)| format!("{},{}", c(x + dx), c(y + dy)))
+            .collect();
+        format!(r#"<polygon points="{}" {open}/>"#, p.join(" "))
+    };
+    let text = match i % 6 {
+        0 => format!(
+            r#"<circle cx="{}" cy="{}" r="3" fill="{colour}"/>"#,
+            c(x),
+            c(y)
+        ),
+        1 => polygon(&[(-4.5, -4.5), (4.5, -4.5), (4.5, 4.5), (-4.5, 4.5)]),
+        2 => polygon(&[(0.0, -6.0), (5.5, 4.0), (-5.5, 4.0)]),
+        3 => polygon(&[(0.0, -6.5), (6.5, 0.0), (0.0, 6.5), (-6.5, 0.0)]),
+        4 => format!(r#"<circle cx="{}" cy="{}" r="7.5" {open}/>"#, c(x), c(y)),
+        _ => format!(
+            r#"<path d="M{} {}L{} {}M{} {}L{} {}" {open}/>"#,
+            c(x - 5.0),
+            c(y - 5.0),
+            c(x + 5.0),
+            c(y + 5.0),
+            c(x - 5.0),
+            c(y + 5.0),
+            c(x + 5.0),
+            c(y - 5.0)
+        ),
+    };
+    writeln!(out, "{text}").unwrap();
+}
+
+/// Whether two series share a point (the same x and estimate).
+fn coincide(series: &[Series]) -> bool {
+    series.iter().enumerate().any(|(i, a)| {
+        series[i + 1..].iter().any(|b| {
+            a.points
+                .iter()
+                .any(|p| b.points.iter().any(|q| p.x == q.x && p.y == q.y))
+        })
+    })
 }
 
 /// A histogram of integer values with their counts (as shares of the total).
@@ -575,6 +670,27 @@ mod tests {
             XScale::Log2.ticks(3.0, 100.0),
             vec![4.0, 8.0, 16.0, 32.0, 64.0]
         );
+    }
+
+    #[test]
+    fn coinciding_lines_keep_their_markers_and_the_legend_says_so() {
+        let one = line_chart("t", "x", "y", &[series(&[1.0, 2.0])], None);
+        assert!(!one.contains("coincide") && !one.contains("dasharray=\"7"));
+        let mut hoyle = series(&[1.0, 2.0]);
+        hoyle.label = "hoyle".into();
+        let two = line_chart("t", "x", "y", &[series(&[1.0, 2.0]), hoyle], None);
+        // The first series' dots, the second's open squares on top of them
+        // (and one in the legend), a dashed line, and the note.
+        assert_eq!(marker_xs(&two).len(), 2);
+        assert_eq!(two.matches(r##"<polygon points"##).count(), 2 + 3);
+        assert!(two.contains(r#"stroke-dasharray="7 3""#));
+        assert!(two.contains("lines that coincide:") && two.contains("marker and dash"));
+        // Apart, no note.
+        let mut apart = series(&[1.0, 2.0]);
+        apart.points[0].y = 0.61;
+        apart.points[1].y = 0.62;
+        let svg = line_chart("t", "x", "y", &[series(&[1.0, 2.0]), apart], None);
+        assert!(!svg.contains("coincide"));
     }
 
     #[test]

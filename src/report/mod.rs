@@ -29,7 +29,7 @@ pub use ratings::{
 };
 pub use status::status_line;
 pub use study::{
-    BalanceRow, RowTallies, StudyRows, SweepRow, balance_rows, chart_names, histograms,
+    BalanceRow, Objective, RowTallies, StudyRows, SweepRow, balance_rows, chart_names, histograms,
     sweep_chart, sweep_rows,
 };
 pub use table::{

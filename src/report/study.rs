@@ -27,6 +27,99 @@ pub enum StudyRows {
     Balance(Vec<BalanceRow>),
 }
 
+/// What a sweep's chart and table show against the swept value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Objective {
+    /// A's share of games won (games mode only).
+    Games,
+    /// A's share of hands won.
+    Hands,
+    /// A's mean net points per hand: what a knock tuner maximises.
+    Points,
+    /// A's Elo from its score per game (per hand in hands mode).
+    Elo,
+}
+
+impl Objective {
+    /// The names, as `--objective` and the spec's `objective` take them.
+    pub const NAMES: &'static str = "games, hands, points or elo";
+
+    /// The default for a sweep of games (`games`) or of hands: the share
+    /// of games won, or the points per hand (the share of hands won
+    /// misleads a knock tuner: knocking early wins more hands for fewer
+    /// points).
+    #[must_use]
+    pub fn default_for(games: bool) -> Objective {
+        if games {
+            Objective::Games
+        } else {
+            Objective::Points
+        }
+    }
+
+    /// The chart's y label.
+    fn label(self, strategy: &str, unit: &str) -> String {
+        match self {
+            Objective::Games => format!("share of games won by {strategy} (95 % Wilson)"),
+            Objective::Hands => format!("share of hands won by {strategy} (95 % Wilson)"),
+            Objective::Points => format!("{strategy}'s net points per hand (95 % t)"),
+            Objective::Elo => format!("{strategy}'s Elo per {} (95 %)", unit.trim_end_matches('s')),
+        }
+    }
+
+    /// The figure and its interval in `row`.
+    fn of(self, row: &SweepRow) -> (f64, f64, f64) {
+        match self {
+            Objective::Games => (row.score, row.score_lo, row.score_hi),
+            Objective::Hands => (row.hand_win_rate, row.hand_win_lo, row.hand_win_hi),
+            Objective::Points => (
+                row.a_points_per_hand,
+                row.a_points_per_hand_lo,
+                row.a_points_per_hand_hi,
+            ),
+            Objective::Elo => (row.elo, row.elo_lo, row.elo_hi),
+        }
+    }
+
+    /// Where an even match lies on the chart.
+    fn even(self) -> f64 {
+        match self {
+            Objective::Games | Objective::Hands => 0.5,
+            Objective::Points | Objective::Elo => 0.0,
+        }
+    }
+}
+
+impl std::str::FromStr for Objective {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Objective, String> {
+        match text {
+            "games" => Ok(Objective::Games),
+            "hands" => Ok(Objective::Hands),
+            "points" => Ok(Objective::Points),
+            "elo" => Ok(Objective::Elo),
+            _ => Err(format!(
+                "`{}`: the objective is one of {}",
+                crate::echo::echo(text),
+                Objective::NAMES
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Objective {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Objective::Games => "games",
+            Objective::Hands => "hands",
+            Objective::Points => "points",
+            Objective::Elo => "elo",
+        })
+    }
+}
+
 /// One row of `sweep.csv`.
 #[derive(Clone, Debug, Serialize)]
 pub struct SweepRow {
@@ -62,6 +155,16 @@ pub struct SweepRow {
     pub elo_lo: f64,
     /// Its 95 % interval, high end.
     pub elo_hi: f64,
+    /// A's share of hands won (terminal and chart only; `score` in hands
+    /// mode).
+    #[serde(skip)]
+    pub hand_win_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    #[serde(skip)]
+    pub hand_win_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    #[serde(skip)]
+    pub hand_win_hi: f64,
 }
 
 /// The rows of `sweep.csv`: row `i` has the value `values[i % values.len()]`
@@ -78,6 +181,7 @@ pub fn sweep_rows(param: &str, values: &[String], rows: &[RowTallies<'_>]) -> Ve
                 (t.a_hand_wins, t.hands)
             };
             let (score, score_lo, score_hi) = wilson_rate(wins, n);
+            let (hand_win_rate, hand_win_lo, hand_win_hi) = wilson_rate(t.a_hand_wins, t.hands);
             let (pph, pph_lo, pph_hi) = t.a_net_points.t_interval(0.95);
             let (sc, se) = t.score();
             let (elo, elo_lo, elo_hi) = crate::stats::elo_interval(sc, se);
@@ -98,20 +202,22 @@ pub fn sweep_rows(param: &str, values: &[String], rows: &[RowTallies<'_>]) -> Ve
                 elo: finite(elo),
                 elo_lo: finite(elo_lo),
                 elo_hi: finite(elo_hi),
+                hand_win_rate,
+                hand_win_lo,
+                hand_win_hi,
             }
         })
         .collect()
 }
 
-/// `sweep.svg`: the score against the value, one line per variant, when
-/// every value is a number (`None` otherwise).
+/// `sweep.svg`: the `objective` against the value, one line per variant,
+/// when every value is a number (`None` otherwise).
 #[must_use]
 pub fn sweep_chart(
     rows: &[SweepRow],
-    strategy: &str,
-    param: &str,
-    vs: &str,
+    (strategy, param, vs): (&str, &str, &str),
     unit: &str,
+    objective: Objective,
 ) -> Option<String> {
     let mut series: Vec<Series> = Vec::new();
     for r in rows {
@@ -122,16 +228,18 @@ pub fn sweep_chart(
                 points: Vec::new(),
             });
         }
-        series.last_mut()?.points.push(Point {
-            x,
-            y: r.score,
-            lo: r.score_lo,
-            hi: r.score_hi,
-        });
+        let (y, lo, hi) = objective.of(r);
+        series.last_mut()?.points.push(Point { x, y, lo, hi });
     }
     let title = format!("{strategy} {param} vs {vs}");
-    let y = format!("share of {unit} won by {strategy} (95 % Wilson)");
-    Some(line_chart(&title, param, &y, &series, Some(0.5)))
+    let y = objective.label(strategy, unit);
+    Some(line_chart(
+        &title,
+        param,
+        &y,
+        &series,
+        Some(objective.even()),
+    ))
 }
 
 /// One row of `balance.csv`: how a rule variant plays with one strategy in

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::{BalanceRow, SummaryRow, SweepRow};
+use super::{BalanceRow, Objective, SummaryRow, SweepRow};
 use crate::stats::{Sprt, SprtDecision};
 
 /// `x` with `places` decimals, never `-0.0`.
@@ -288,17 +288,42 @@ pub fn summary_table(rows: &[SummaryRow], seconds: f64, dir: &Path) -> String {
     out
 }
 
-/// `sweep`'s table.
+/// `sweep`'s table: the value, the `objective` (the share won when the
+/// objective is Elo), and A's Elo.
 #[must_use]
-pub fn sweep_table(rows: &[SweepRow], param: &str, unit: &str, dir: &Path) -> String {
+pub fn sweep_table(
+    rows: &[SweepRow],
+    param: &str,
+    unit: &str,
+    objective: Objective,
+    dir: &Path,
+) -> String {
     let mut out = String::new();
+    let (header, figure): (String, fn(&SweepRow) -> String) = match objective {
+        Objective::Points => ("A points/hand".into(), |r| {
+            signed_interval(
+                r.a_points_per_hand,
+                r.a_points_per_hand_lo,
+                r.a_points_per_hand_hi,
+                2,
+            )
+        }),
+        Objective::Hands => ("hands won %".into(), |r| {
+            mean(
+                100.0 * r.hand_win_rate,
+                100.0 * r.hand_win_lo,
+                100.0 * r.hand_win_hi,
+                1,
+            )
+        }),
+        Objective::Games | Objective::Elo => (format!("{unit} won %"), |r| {
+            mean(100.0 * r.score, 100.0 * r.score_lo, 100.0 * r.score_hi, 1)
+        }),
+    };
     writeln!(
         out,
         "{:<14} {:>8} {:>24} {:>26}",
-        "variant",
-        param,
-        format!("{unit} won %"),
-        "A Elo"
+        "variant", param, header, "A Elo"
     )
     .unwrap();
     for r in rows {
@@ -307,12 +332,7 @@ pub fn sweep_table(rows: &[SweepRow], param: &str, unit: &str, dir: &Path) -> St
             "{:<14} {:>8} {:>24} {:>26}",
             r.variant,
             r.value,
-            format!(
-                "{} [{}, {}]",
-                fixed(100.0 * r.score, 1),
-                fixed(100.0 * r.score_lo, 1),
-                fixed(100.0 * r.score_hi, 1)
-            ),
+            figure(r),
             elo_text(r.hands, r.elo, r.elo_lo, r.elo_hi, 1)
         )
         .unwrap();
