@@ -248,3 +248,79 @@ fn a_sweep_shows_the_objective_asked_for() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("games, hands, points or elo"));
 }
+
+#[test]
+fn balance_reads_from_the_dealers_side() {
+    let dir = scratch("balance");
+    let out = ginlab()
+        .args([
+            "balance", "greedy", "--hands", "3000", "--seed", "6", "--rules", "standard",
+            "--rules", "oklahoma", "--quiet", "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.contains("dealer edge pts/hand") && table.contains("gin% D/ND"));
+    let mut reader = csv::Reader::from_path(dir.join("balance.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |row: &csv::StringRecord, name: &str| -> f64 {
+        let i = header.iter().position(|h| h == name).unwrap();
+        row[i].parse().unwrap()
+    };
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        // The seats' shares add up to the totals; the edge is the difference.
+        let sum = |a: &str, b: &str| col(row, a) + col(row, b);
+        assert!(
+            (sum("dealer_gin_rate", "non_dealer_gin_rate") - col(row, "gin_rate")).abs() < 2e-6
+        );
+        assert!(
+            (sum("dealer_undercut_rate", "non_dealer_undercut_rate") - col(row, "undercut_rate"))
+                .abs()
+                < 2e-6
+        );
+        let edge = col(row, "dealer_points_per_hand") - col(row, "non_dealer_points_per_hand");
+        assert!((edge - col(row, "dealer_edge_per_hand")).abs() < 2e-6);
+        for name in [
+            "dealer_points_per_hand",
+            "dealer_edge_per_hand",
+            "dealer_gin_rate",
+        ] {
+            let (x, lo, hi) = (
+                col(row, name),
+                col(row, &name.replace("rate", "lo").replace("hand", "hand_lo")),
+                col(row, &name.replace("rate", "hi").replace("hand", "hand_hi")),
+            );
+            assert!(lo < x && x < hi, "{name}: {lo} {x} {hi}");
+        }
+    }
+    // The dealer's side, checked against the non-dealer's wins counted
+    // apart: the dealer's histogram has that many losses, the rest wins.
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tallies.json")).unwrap()).unwrap();
+    for row in state["rows"].as_array().unwrap() {
+        let t = &row["tallies"];
+        let (mut lost, mut won) = (0, 0);
+        for (score, count) in t["dealer_hand_score"].as_object().unwrap() {
+            let score: i64 = score.parse().unwrap();
+            let count = count.as_u64().unwrap();
+            if score < 0 {
+                lost += count;
+            } else if score > 0 {
+                won += count;
+            }
+        }
+        let decided = t["a_hand_wins"].as_u64().unwrap() + t["b_hand_wins"].as_u64().unwrap();
+        assert_eq!(lost, t["non_dealer_wins"].as_u64().unwrap());
+        assert_eq!(won + lost, decided);
+    }
+    let svg = std::fs::read_to_string(dir.join("balance.svg")).unwrap();
+    assert!(svg.contains(">dealer<") && svg.contains(">non-dealer<") && svg.contains(">oklahoma<"));
+    let hist =
+        std::fs::read_to_string(dir.join("hand_score-standard-greedy-vs-greedy.svg")).unwrap();
+    assert!(hist.contains("from the dealer's side") && !hist.contains("A's side"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -71,7 +71,8 @@ pub(super) fn write_result(
     let csv = |e: csv::Error| JobError::Run(e.to_string());
     let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
     for r in &state.rows {
-        for (name, svg) in report::histograms(&r.variant, &r.players, &r.tallies) {
+        let dealer_side = matches!(state.study, StudyKind::Balance { .. });
+        for (name, svg) in report::histograms(&r.variant, &r.players, &r.tallies, dealer_side) {
             entries.push((name, svg.into_bytes()));
         }
     }
@@ -107,6 +108,10 @@ pub(super) fn write_result(
         }
         (Some(StudyRows::Balance(table)), _) => {
             entries.push(("balance.csv".into(), csv_bytes(table).map_err(csv)?));
+            entries.push((
+                "balance.svg".into(),
+                report::balance_chart(table).into_bytes(),
+            ));
         }
         _ => {}
     }
@@ -166,7 +171,7 @@ fn earlier_files(dir: &Path) -> Vec<String> {
         }
         StudyKind::Match => {}
         StudyKind::Sweep { .. } => names.extend(["sweep.csv".into(), "sweep.svg".into()]),
-        StudyKind::Balance { .. } => names.push("balance.csv".into()),
+        StudyKind::Balance { .. } => names.extend(["balance.csv".into(), "balance.svg".into()]),
     }
     names
 }

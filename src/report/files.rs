@@ -169,7 +169,7 @@ impl Write for AtomicFile {
 /// left from an earlier run into the same folder is stale).
 #[must_use]
 pub fn is_result_file(name: &str) -> bool {
-    const FIXED: [&str; 10] = [
+    const FIXED: [&str; 11] = [
         "summary.csv",
         "distribution.csv",
         "tallies.json",
@@ -177,6 +177,7 @@ pub fn is_result_file(name: &str) -> bool {
         "sweep.csv",
         "sweep.svg",
         "balance.csv",
+        "balance.svg",
         "ratings.csv",
         "crosstable.csv",
         "ratings.svg",

@@ -29,8 +29,8 @@ pub use ratings::{
 };
 pub use status::status_line;
 pub use study::{
-    BalanceRow, Objective, RowTallies, StudyRows, SweepRow, balance_rows, chart_names, histograms,
-    sweep_chart, sweep_rows,
+    BalanceRow, Objective, RowTallies, StudyRows, SweepRow, balance_chart, balance_rows,
+    chart_names, histograms, sweep_chart, sweep_rows,
 };
 pub use table::{
     balance_table, fixed, match_header, match_report, mean, percent, signed, signed_interval,

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::chart::{Point, Series, histogram, line_chart};
+use super::chart::{Point, RowSeries, Series, histogram, interval_rows, line_chart};
 use super::{finite, r6, wilson_rate};
 use crate::sim::Tallies;
 
@@ -294,6 +294,49 @@ pub struct BalanceRow {
     pub hand_score_sd: f64,
     /// Mean points changing hands per decided hand.
     pub mean_points_per_decided_hand: f64,
+    /// The dealer's expected points per hand (what it scores; 0 in a hand
+    /// it does not win).
+    pub dealer_points_per_hand: f64,
+    /// Its 95 % t interval, low end.
+    pub dealer_points_per_hand_lo: f64,
+    /// Its 95 % t interval, high end.
+    pub dealer_points_per_hand_hi: f64,
+    /// The non-dealer's expected points per hand.
+    pub non_dealer_points_per_hand: f64,
+    /// Its 95 % t interval, low end.
+    pub non_dealer_points_per_hand_lo: f64,
+    /// Its 95 % t interval, high end.
+    pub non_dealer_points_per_hand_hi: f64,
+    /// The dealer's points minus the non-dealer's per hand: the seat's edge.
+    pub dealer_edge_per_hand: f64,
+    /// Its 95 % t interval, low end.
+    pub dealer_edge_per_hand_lo: f64,
+    /// Its 95 % t interval, high end.
+    pub dealer_edge_per_hand_hi: f64,
+    /// Gins (big gins included) by the dealer / hands.
+    pub dealer_gin_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub dealer_gin_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub dealer_gin_hi: f64,
+    /// Gins (big gins included) by the non-dealer / hands.
+    pub non_dealer_gin_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub non_dealer_gin_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub non_dealer_gin_hi: f64,
+    /// Undercuts by the dealer (as the defender) / hands.
+    pub dealer_undercut_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub dealer_undercut_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub dealer_undercut_hi: f64,
+    /// Undercuts by the non-dealer / hands.
+    pub non_dealer_undercut_rate: f64,
+    /// Its 95 % Wilson interval, low end.
+    pub non_dealer_undercut_lo: f64,
+    /// Its 95 % Wilson interval, high end.
+    pub non_dealer_undercut_hi: f64,
 }
 
 /// The rows of `balance.csv`, one per variant.
@@ -310,6 +353,18 @@ pub fn balance_rows(strategy: &str, rows: &[RowTallies<'_>]) -> Vec<BalanceRow> 
             let (void_rate, void_lo, void_hi) = wilson_rate(t.voids, t.hands);
             let (turns, turns_lo, turns_hi) = t.turns.t_interval(0.95);
             let points: i64 = t.hand_score.iter().map(|(v, n)| v.abs() * *n as i64).sum();
+            let t95 = |m: &crate::stats::Moments| {
+                let (x, lo, hi) = m.t_interval(0.95);
+                (r6(x), r6(lo), r6(hi))
+            };
+            let dealer = t95(&t.dealer_points);
+            let non_dealer = t95(&t.non_dealer_points);
+            let edge = t95(&t.dealer_net_points());
+            let gins = t.gins + t.big_gins;
+            let dealer_gin = wilson_rate(t.dealer_gins, t.hands);
+            let non_dealer_gin = wilson_rate(gins - t.dealer_gins, t.hands);
+            let dealer_uc = wilson_rate(t.dealer_undercuts, t.hands);
+            let non_dealer_uc = wilson_rate(t.undercuts - t.dealer_undercuts, t.hands);
             BalanceRow {
                 variant: r.variant.to_owned(),
                 strategy: strategy.to_owned(),
@@ -335,9 +390,76 @@ pub fn balance_rows(strategy: &str, rows: &[RowTallies<'_>]) -> Vec<BalanceRow> 
                 mean_turns_hi: r6(turns_hi),
                 hand_score_sd: r6(t.a_net_points.variance().sqrt()),
                 mean_points_per_decided_hand: r6(points as f64 / t.decided().max(1) as f64),
+                dealer_points_per_hand: dealer.0,
+                dealer_points_per_hand_lo: dealer.1,
+                dealer_points_per_hand_hi: dealer.2,
+                non_dealer_points_per_hand: non_dealer.0,
+                non_dealer_points_per_hand_lo: non_dealer.1,
+                non_dealer_points_per_hand_hi: non_dealer.2,
+                dealer_edge_per_hand: edge.0,
+                dealer_edge_per_hand_lo: edge.1,
+                dealer_edge_per_hand_hi: edge.2,
+                dealer_gin_rate: dealer_gin.0,
+                dealer_gin_lo: dealer_gin.1,
+                dealer_gin_hi: dealer_gin.2,
+                non_dealer_gin_rate: non_dealer_gin.0,
+                non_dealer_gin_lo: non_dealer_gin.1,
+                non_dealer_gin_hi: non_dealer_gin.2,
+                dealer_undercut_rate: dealer_uc.0,
+                dealer_undercut_lo: dealer_uc.1,
+                dealer_undercut_hi: dealer_uc.2,
+                non_dealer_undercut_rate: non_dealer_uc.0,
+                non_dealer_undercut_lo: non_dealer_uc.1,
+                non_dealer_undercut_hi: non_dealer_uc.2,
             }
         })
         .collect()
+}
+
+/// `balance.svg`: each variant's expected points per hand for the dealer
+/// and for the non-dealer, with their intervals, side by side.
+#[must_use]
+pub fn balance_chart(rows: &[BalanceRow]) -> String {
+    let labels: Vec<String> = rows.iter().map(|r| r.variant.clone()).collect();
+    let seat = |label: &str, pick: fn(&BalanceRow) -> (f64, f64, f64)| RowSeries {
+        label: label.to_owned(),
+        points: rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let (y, lo, hi) = pick(r);
+                Some(Point {
+                    x: i as f64,
+                    y,
+                    lo,
+                    hi,
+                })
+            })
+            .collect(),
+    };
+    let series = [
+        seat("dealer", |r| {
+            (
+                r.dealer_points_per_hand,
+                r.dealer_points_per_hand_lo,
+                r.dealer_points_per_hand_hi,
+            )
+        }),
+        seat("non-dealer", |r| {
+            (
+                r.non_dealer_points_per_hand,
+                r.non_dealer_points_per_hand_lo,
+                r.non_dealer_points_per_hand_hi,
+            )
+        }),
+    ];
+    let strategy = rows.first().map_or("", |r| r.strategy.as_str());
+    interval_rows(
+        &format!("{strategy} in both seats: points per hand by seat"),
+        "expected points scored per hand (95 % t)",
+        &labels,
+        &series,
+    )
 }
 
 /// The longest [`slug`] kept whole: with the longest prefix and `.svg`, a
@@ -378,15 +500,30 @@ pub fn chart_names(variant: &str, players: &[String; 2], games: bool) -> Vec<Str
     names
 }
 
-/// A row's histograms: file names and SVG text.
+/// A row's histograms: file names and SVG text. With `dealer_side` (a
+/// balance study, one strategy in both seats, where "A" means nothing) the
+/// hand score is the dealer's.
 #[must_use]
-pub fn histograms(variant: &str, players: &[String; 2], t: &Tallies) -> Vec<(String, String)> {
+pub fn histograms(
+    variant: &str,
+    players: &[String; 2],
+    t: &Tallies,
+    dealer_side: bool,
+) -> Vec<(String, String)> {
     let [a, b] = players;
-    let mut charts = vec![(
-        format!("{variant}: {a} vs {b}, hand score"),
-        "hand score from A's side (points won, or minus points lost)",
-        &t.hand_score,
-    )];
+    let mut charts = vec![if dealer_side {
+        (
+            format!("{variant}: {a} in both seats, hand score"),
+            "hand score from the dealer's side (points won, or minus points lost)",
+            &t.dealer_hand_score,
+        )
+    } else {
+        (
+            format!("{variant}: {a} vs {b}, hand score"),
+            "hand score from A's side (points won, or minus points lost)",
+            &t.hand_score,
+        )
+    }];
     if t.games > 0 {
         charts.push((
             format!("{variant}: {a} vs {b}, game margin"),

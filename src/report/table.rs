@@ -348,14 +348,22 @@ pub fn balance_table(rows: &[BalanceRow], dir: &Path) -> String {
     let mut out = String::new();
     writeln!(
         out,
-        "{:<12} {:>22} {:>6} {:>6} {:>6} {:>6} {:>7} {:>8}",
-        "variant", "non-dealer wins %", "gin%", "uc%", "knock%", "void%", "turns", "score sd"
+        "{:<12} {:>22} {:>24} {:>11} {:>11} {:>6} {:>6} {:>7} {:>8}",
+        "variant",
+        "non-dealer wins %",
+        "dealer edge pts/hand",
+        "gin% D/ND",
+        "uc% D/ND",
+        "knock%",
+        "void%",
+        "turns",
+        "score sd"
     )
     .unwrap();
     for r in rows {
         writeln!(
             out,
-            "{:<12} {:>22} {:>6} {:>6} {:>6} {:>6} {:>7} {:>8}",
+            "{:<12} {:>22} {:>24} {:>11} {:>11} {:>6} {:>6} {:>7} {:>8}",
             r.variant,
             format!(
                 "{} [{}, {}]",
@@ -363,8 +371,18 @@ pub fn balance_table(rows: &[BalanceRow], dir: &Path) -> String {
                 pct(r.non_dealer_win_lo),
                 pct(r.non_dealer_win_hi)
             ),
-            pct(r.gin_rate),
-            pct(r.undercut_rate),
+            signed_interval(
+                r.dealer_edge_per_hand,
+                r.dealer_edge_per_hand_lo,
+                r.dealer_edge_per_hand_hi,
+                2
+            ),
+            format!("{}/{}", pct(r.dealer_gin_rate), pct(r.non_dealer_gin_rate)),
+            format!(
+                "{}/{}",
+                pct(r.dealer_undercut_rate),
+                pct(r.non_dealer_undercut_rate)
+            ),
             pct(r.knock_rate),
             pct(r.void_rate),
             fixed(r.mean_turns, 1),

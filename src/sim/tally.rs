@@ -69,6 +69,22 @@ pub struct Tallies {
     /// Games (or hands) B lost by forfeit.
     #[serde(default)]
     pub b_forfeits: u64,
+    /// Per hand: the points the dealer scored (0 unless it won the hand).
+    #[serde(default)]
+    pub dealer_points: Moments,
+    /// Per hand: the points the non-dealer scored.
+    #[serde(default)]
+    pub non_dealer_points: Moments,
+    /// Gins (big gins included) by the dealer.
+    #[serde(default)]
+    pub dealer_gins: u64,
+    /// Undercuts by the dealer (as the defender).
+    #[serde(default)]
+    pub dealer_undercuts: u64,
+    /// Histogram: the hand score from the dealer's side (its points, or
+    /// minus the non-dealer's).
+    #[serde(default)]
+    pub dealer_hand_score: BTreeMap<i64, u64>,
 }
 
 fn bump(map: &mut BTreeMap<i64, u64>, key: i64) {
@@ -87,6 +103,7 @@ impl Tallies {
         }
         let mut net = 0;
         let mut half_points = 1;
+        let mut dealer_net = 0;
         match record.outcome {
             HandOutcome::Void(_) => self.voids += 1,
             HandOutcome::Showdown {
@@ -106,6 +123,14 @@ impl Tallies {
                 if let Some((winner, points)) = record.outcome.winner() {
                     if winner != record.dealer {
                         self.non_dealer_wins += 1;
+                        dealer_net = -(points as i64);
+                    } else {
+                        dealer_net = points as i64;
+                        match score.end {
+                            HandEnd::Gin | HandEnd::BigGin => self.dealer_gins += 1,
+                            HandEnd::Undercut => self.dealer_undercuts += 1,
+                            HandEnd::Knock | HandEnd::Tie => {}
+                        }
                     }
                     if winner == a {
                         self.a_hand_wins += 1;
@@ -124,6 +149,9 @@ impl Tallies {
         }
         self.a_net_points.add(net);
         bump(&mut self.hand_score, net);
+        self.dealer_points.add(dealer_net.max(0));
+        self.non_dealer_points.add((-dealer_net).max(0));
+        bump(&mut self.dealer_hand_score, dealer_net);
         half_points
     }
 
@@ -192,8 +220,12 @@ impl Tallies {
             games,
             a_game_wins,
             a_forfeits,
-            b_forfeits
+            b_forfeits,
+            dealer_gins,
+            dealer_undercuts
         );
+        self.dealer_points.merge(&other.dealer_points);
+        self.non_dealer_points.merge(&other.non_dealer_points);
         self.a_net_points.merge(&other.a_net_points);
         self.turns.merge(&other.turns);
         self.a_margin.merge(&other.a_margin);
@@ -205,6 +237,7 @@ impl Tallies {
             (&mut self.knocker_deadwood, &other.knocker_deadwood),
             (&mut self.game_margin, &other.game_margin),
             (&mut self.pair_score, &other.pair_score),
+            (&mut self.dealer_hand_score, &other.dealer_hand_score),
         ] {
             for (&k, &v) in theirs {
                 *mine.entry(k).or_insert(0) += v;
@@ -240,8 +273,16 @@ impl Tallies {
                 "more dealer or non-dealer wins than hands won",
             ),
             (
+                self.dealer_gins <= self.gins + self.big_gins
+                    && self.dealer_undercuts <= self.undercuts,
+                "more gins or undercuts by the dealer than in all",
+            ),
+            (
                 self.a_net_points.n == self.hands
                     && self.turns.n == self.hands
+                    && self.dealer_points.n == self.hands
+                    && self.non_dealer_points.n == self.hands
+                    && total(&self.dealer_hand_score) == hands
                     && total(&self.hand_score) == hands
                     && total(&self.hand_turns) == hands
                     && total(&self.knocker_deadwood) + u128::from(self.voids) == hands,
@@ -261,6 +302,18 @@ impl Tallies {
         checks.iter().find(|(ok, _)| !ok).map(|(_, why)| *why)
     }
 
+    /// Per hand: the dealer's points minus the non-dealer's. At most one
+    /// of them scores in a hand, so the square of the difference is the
+    /// sum of their squares and the moments follow from theirs.
+    #[must_use]
+    pub fn dealer_net_points(&self) -> Moments {
+        Moments {
+            n: self.dealer_points.n,
+            sum: self.dealer_points.sum - self.non_dealer_points.sum,
+            sum_sq: self.dealer_points.sum_sq + self.non_dealer_points.sum_sq,
+        }
+    }
+
     /// Hands with a winner.
     #[must_use]
     pub fn decided(&self) -> u64 {
@@ -277,5 +330,22 @@ impl Tallies {
             self.unit_scores.mean() / per_unit,
             (self.unit_scores.variance() / n).sqrt() / per_unit,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dealers_net_moments_follow_from_the_seats() {
+        // Hands: dealer scores 25, non-dealer 10, void, non-dealer 3.
+        let (mut t, mut direct) = (Tallies::default(), Moments::default());
+        for (dealer, other) in [(25, 0), (0, 10), (0, 0), (0, 3)] {
+            t.dealer_points.add(dealer);
+            t.non_dealer_points.add(other);
+            direct.add(dealer - other);
+        }
+        assert_eq!(t.dealer_net_points(), direct);
     }
 }
