@@ -68,7 +68,8 @@ fn a_round_robin_gets_a_rating_list_that_shards_reproduce() {
     assert_eq!(rows.len(), 3);
     // simple is the anchor by default: 0, and noted.
     let simple = rows.iter().find(|r| r[2] == "simple").unwrap();
-    assert_eq!((simple[3], simple[10]), ("0.0", "anchor"));
+    assert_eq!(&simple[3..6], ["0.0", "", ""]);
+    assert_eq!(simple[10], "anchor");
     // Each player played two pairings of 40 games.
     assert!(rows.iter().all(|r| r[7] == "80"), "{ratings}");
     // random never scores against the built-ins: no number, a reason,
@@ -156,7 +157,7 @@ fn the_anchor_is_chosen_by_flag_or_key_and_checked() {
         .success();
     let by_flag = read(&out, "ratings.csv");
     let greedy = by_flag.lines().find(|l| l.contains(",greedy,")).unwrap();
-    assert!(greedy.contains(",0.0,0.0,0.0,") && greedy.ends_with(",anchor"));
+    assert!(greedy.contains(",greedy,0.0,,,") && greedy.ends_with(",anchor"));
     // The spec's key says the same.
     let keyed = dir.join("keyed.toml");
     std::fs::write(&keyed, format!("anchor = \"greedy\"\n{ROUND_ROBIN}")).unwrap();
@@ -217,6 +218,52 @@ fn the_anchor_is_chosen_by_flag_or_key_and_checked() {
             none.as_os_str(),
         ],
         "rating anchor",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_gauntlet_of_hands_is_rated_per_hand() {
+    let (dir, spec) = scratch(
+        "hands",
+        "seed = 9\nhands = 200\nplayers = [\"greedy\", \"simple\", \"greedy:knock_at=3\"]\npairing = \"gauntlet\"\n",
+    );
+    let out = dir.join("out");
+    let output = ginlab()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&spec)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let header = stdout
+        .lines()
+        .find(|l| l.starts_with("variant        rank"))
+        .unwrap();
+    assert!(
+        header.contains(" hands ") && !header.contains("games"),
+        "{header}"
+    );
+    let ratings = read(&out, "ratings.csv");
+    // greedy met both; the others only greedy.
+    for line in ratings.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let hands: u64 = cells[6].parse().unwrap();
+        assert_eq!(cells[7], "0", "no games: {line}");
+        let expected = if cells[2] == "greedy" { 400 } else { 200 };
+        assert!(hands >= expected && hands <= expected + 2, "{line}");
+        assert!(!cells[3].is_empty(), "rated: {line}");
+    }
+    let cross = read(&out, "crosstable.csv");
+    assert!(cross.contains("\nstandard,simple,"), "{cross}");
+    let simple = cross
+        .lines()
+        .find(|l| l.starts_with("standard,simple,"))
+        .unwrap();
+    assert!(
+        simple.ends_with(','),
+        "simple never met greedy:knock_at=3: {simple}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

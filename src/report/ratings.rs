@@ -303,10 +303,15 @@ pub fn ratings_table(rows: &[RatingRow]) -> String {
         "ratings (Elo by maximum likelihood over all pairings, {anchor} = 0, 95 % intervals over the scoring units):"
     )
     .unwrap();
+    let played = if rows.iter().any(|r| r.games > 0) {
+        "games"
+    } else {
+        "hands"
+    };
     writeln!(
         out,
         "{:<14} {:>4} {:<16} {:>24} {:>8} {:>7} {:>8}",
-        "variant", "rank", "player", "Elo", "games", "score", "LOS next"
+        "variant", "rank", "player", "Elo", played, "score", "LOS next"
     )
     .unwrap();
     for r in rows {

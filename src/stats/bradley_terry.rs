@@ -108,13 +108,13 @@ pub struct Fit {
 
 impl Fit {
     /// The 95 % interval of player `i`'s rating (`None` unless rated with
-    /// a degree of freedom; the anchor's is itself).
+    /// a degree of freedom, and for the anchor, which is 0 by definition).
     #[must_use]
     pub fn interval(&self, i: usize) -> Option<(f64, f64)> {
         let Rating::Rated(r) = self.ratings[i] else {
             return None;
         };
-        if self.df == 0 {
+        if self.df == 0 || i == self.anchor {
             return None;
         }
         let half = t_quantile(0.975, self.df) * self.covariance[i][i].max(0.0).sqrt();
@@ -430,7 +430,7 @@ mod tests {
         // A is above both by the same margin, with the same spread.
         let (lo, hi) = fit.interval(0).unwrap();
         assert!(lo < 190.849 && 190.849 < hi);
-        assert_eq!(fit.interval(1), Some((0.0, 0.0)), "the anchor is fixed");
+        assert_eq!(fit.interval(1), None, "the anchor is 0 by definition");
         let los = fit.superiority(0, 2).unwrap();
         assert!(los > 0.5 && los < 1.0, "{los}");
         assert!((fit.superiority(2, 1).unwrap() - 0.5).abs() < 1e-6);
