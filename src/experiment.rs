@@ -43,7 +43,7 @@ use std::path::Path;
 
 use crate::echo::echo;
 use crate::rules::{PRESETS, Rules, RulesError};
-use crate::sim::Work;
+use crate::sim::{Format, Work};
 
 /// How the players are paired.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,6 +131,9 @@ pub struct Experiment {
     pub players: Vec<String>,
     /// The pairing schedule.
     pub pairing: Pairing,
+    /// Three players or two partnerships (`format`); `None` for two-player
+    /// pairings.
+    pub format: Option<Format>,
     /// The rule variants: name and rules.
     pub variants: Vec<(String, Rules)>,
     /// What is played.
@@ -180,6 +183,19 @@ pub enum ExperimentError {
         /// Whether `pairing` was left out, as text for the message.
         default: &'static str,
     },
+    /// `format = "three"` or `"partnership"` with the wrong number of players.
+    #[error(
+        "format = \"{format}\" seats {needed} players, but `players` lists {given}{teams}",
+        teams = if *needed == 4 { " (list them team by team: the first two against the last two)" } else { "" }
+    )]
+    FormatPlayers {
+        /// The format's name.
+        format: &'static str,
+        /// Players it seats.
+        needed: usize,
+        /// Players listed.
+        given: usize,
+    },
     /// A variant named other than a preset, with no `preset`: it would
     /// silently be standard (a misspelt preset name, say).
     #[error(
@@ -219,7 +235,7 @@ impl Kind {
     /// The keys of this kind beyond [`COMMON_KEYS`].
     fn own_keys(self) -> &'static [&'static str] {
         match self {
-            Kind::Match => &["duplicate", "players", "pairing"],
+            Kind::Match => &["duplicate", "players", "pairing", "format"],
             Kind::Sweep => &["duplicate", "strategy", "param", "values", "vs"],
             // Every deal once: one strategy in both seats makes a
             // seat-swapped replay repeat the hand (see `run_balance`).
@@ -237,7 +253,7 @@ impl Kind {
         let (kind, allowed) = match self {
             Kind::Match => (
                 "a match spec",
-                "name, seed, games or hands, duplicate, study, players, pairing and [[variant]] tables",
+                "name, seed, games or hands, duplicate, study, players, pairing, format and [[variant]] tables",
             ),
             Kind::Sweep => (
                 "a sweep study",
@@ -375,10 +391,46 @@ impl Experiment {
                 ));
             }
         };
+        let format = match table.get("format").map(|v| v.as_str()) {
+            None | Some(Some("two")) => None,
+            Some(Some("three")) => Some(Format::Three),
+            Some(Some("partnership")) => Some(Format::Partnership),
+            Some(_) => {
+                return Err(bad(
+                    "format",
+                    "\"two\" (the default), \"three\" (three players, the dealer sits out) or \"partnership\" (four players, two teams)",
+                ));
+            }
+        };
+        if let Some(format) = format {
+            if table.contains_key("pairing") {
+                return Err(bad(
+                    "pairing",
+                    "left out with format = \"three\" or \"partnership\": all the players sit at one table",
+                ));
+            }
+            if players.len() != format.players() {
+                return Err(ExperimentError::FormatPlayers {
+                    format: format.name(),
+                    needed: format.players(),
+                    given: players.len(),
+                });
+            }
+            if matches!(amount, Work::Hands(_)) {
+                return Err(bad(
+                    "hands",
+                    "left out with format = \"three\" or \"partnership\": they are played in whole games (`games`)",
+                ));
+            }
+        }
         if study == Study::Match && players.len() < 2 {
             return Err(bad("players", "at least two strategies"));
         }
-        if study == Study::Match && pairing == Pairing::HeadToHead && players.len() > 2 {
+        if study == Study::Match
+            && format.is_none()
+            && pairing == Pairing::HeadToHead
+            && players.len() > 2
+        {
             return Err(ExperimentError::HeadToHeadPlayers {
                 given: players.len(),
                 default: if table.contains_key("pairing") {
@@ -408,6 +460,7 @@ impl Experiment {
             duplicate,
             players,
             pairing,
+            format,
             variants,
             study,
         })

@@ -39,7 +39,7 @@ pub fn on_progress(bar: &ProgressBar) -> impl Fn(Progress<'_>) + Sync + '_ {
             bar.set_position(done);
         }
         Progress::Row { variant, players } => {
-            bar.set_prefix(format!("{variant} {} v {}", players[0], players[1]));
+            bar.set_prefix(format!("{variant} {}", players.join(" v ")));
         }
         Progress::Done(done) => bar.set_position(done),
     }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::Args;
 use ginlab::experiment::Experiment;
 use ginlab::job::{self, JobRequest, Shard};
-use ginlab::report::summary_table;
+use ginlab::report::{summary_table, tables_report};
 
 use super::input::SPEC_FILE;
 use super::job::{command, on_progress, resolver};
@@ -89,5 +89,10 @@ pub fn merge(args: MergeArgs) -> Result<(), Failure> {
     let outcome = job::merge(&args.shards, &args.out, &command())?;
     super::job::print_notes(&outcome);
     let seconds = start.elapsed().as_secs_f64();
-    write_stdout(summary_table(&outcome.summary, seconds, &args.out).as_bytes())
+    let text = if outcome.sides.is_empty() {
+        summary_table(&outcome.summary, seconds, &args.out)
+    } else {
+        tables_report(&outcome.sides, &outcome.seats, seconds, &args.out)
+    };
+    write_stdout(text.as_bytes())
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::Args;
 use ginlab::experiment::Sweep;
 use ginlab::job::{self, JobRequest, JobSpec, Layout, Outcome, Shard, StudyKind, given_once};
-use ginlab::report::{StudyRows, balance_table, summary_table, sweep_table};
+use ginlab::report::{StudyRows, balance_table, summary_table, sweep_table, tables_report};
 use ginlab::rules::Rules;
 use ginlab::sim::Work;
 
@@ -131,6 +131,9 @@ pub fn print_outcome(spec: &JobSpec, outcome: &Outcome, seconds: f64) -> Result<
             sweep_table(rows, param, spec.unit(), dir)
         }
         (Some(StudyRows::Balance(rows)), _) => balance_table(rows, dir),
+        _ if !outcome.sides.is_empty() => {
+            tables_report(&outcome.sides, &outcome.seats, seconds, dir)
+        }
         _ => summary_table(&outcome.summary, seconds, dir),
     };
     write_stdout(text.as_bytes())

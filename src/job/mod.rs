@@ -34,7 +34,7 @@ pub use merge::merge;
 pub use play::{
     Claim, Options, Outcome, Progress, STOP_BLOCK, Stopped, claim_dir, prepare_dir, run,
 };
-pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, given_once};
+pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, TableRow, given_once};
 pub use state::{Shard, StudyKind};
 
 /// Why a job did not finish.

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use crate::report::{
-    self, MANIFEST, ResultFiles, RowTallies, StudyRows, SummaryRow, csv_bytes, distribution_rows,
+    self, MANIFEST, ResultFiles, RowTallies, SideRow, StudyRows, SummaryRow, csv_bytes,
+    distribution_rows,
 };
 
 use super::state::{
@@ -13,13 +14,32 @@ use super::state::{
 };
 use super::{JobError, StudyKind};
 
-/// The presentation rows of `state`: the summary and the study's table.
-pub(super) fn rows(state: &State) -> (Vec<SummaryRow>, Option<StudyRows>) {
+/// The presentation rows of a finished state.
+pub(crate) struct Rows {
+    /// `summary.csv` of a two-player job.
+    pub summary: Vec<SummaryRow>,
+    /// The study's table, if any.
+    pub study: Option<StudyRows>,
+    /// `summary.csv` of a three-player or partnership job: per side.
+    pub sides: Vec<SideRow>,
+    /// `seats.csv`: per position.
+    pub seats: Vec<SideRow>,
+}
+
+/// The presentation rows of `state`: the summary and the study's table,
+/// or a table job's side and seat rows.
+pub(super) fn rows(state: &State) -> Rows {
     let summary = state
         .rows
         .iter()
         .map(|r| SummaryRow::new(&r.variant, &r.players[0], &r.players[1], &r.tallies, r.seed))
         .collect();
+    let (mut sides, mut seats) = (Vec::new(), Vec::new());
+    for r in &state.tables {
+        let (s, p) = report::side_rows(&r.variant, r.format, &r.players, &r.tallies);
+        sides.extend(s);
+        seats.extend(p);
+    }
     let tallies: Vec<RowTallies<'_>> = state
         .rows
         .iter()
@@ -38,7 +58,12 @@ pub(super) fn rows(state: &State) -> (Vec<SummaryRow>, Option<StudyRows>) {
             Some(StudyRows::Balance(report::balance_rows(strategy, &tallies)))
         }
     };
-    (summary, study)
+    Rows {
+        summary,
+        study,
+        sides,
+        seats,
+    }
 }
 
 /// Computes the rows of `state` and, with a folder, puts every result file
@@ -50,11 +75,17 @@ pub(super) fn write_result(
     dir: Option<&Path>,
     manifest_toml: &str,
     done_with: &[&str],
-) -> Result<(Vec<SummaryRow>, Option<StudyRows>), JobError> {
-    let (summary, study) = rows(state);
+) -> Result<Rows, JobError> {
+    let rows = rows(state);
     let Some(dir) = dir else {
-        return Ok((summary, study));
+        return Ok(rows);
     };
+    let Rows {
+        summary,
+        study,
+        sides,
+        seats,
+    } = &rows;
     let run = |e: std::io::Error| JobError::Run(e.to_string());
     let csv = |e: csv::Error| JobError::Run(e.to_string());
     let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
@@ -71,12 +102,17 @@ pub(super) fn write_result(
     let json = serde_json::to_vec(state).map_err(|e| JobError::Run(e.to_string()))?;
     let manifest_toml = with_digest(manifest_toml, &digest(&json));
     entries.push(("tallies.json".into(), json));
-    entries.push(("summary.csv".into(), csv_bytes(&summary).map_err(csv)?));
-    entries.push((
-        "distribution.csv".into(),
-        csv_bytes(&distribution).map_err(csv)?,
-    ));
-    match (&study, &state.study) {
+    if state.tables.is_empty() {
+        entries.push(("summary.csv".into(), csv_bytes(summary).map_err(csv)?));
+        entries.push((
+            "distribution.csv".into(),
+            csv_bytes(&distribution).map_err(csv)?,
+        ));
+    } else {
+        entries.push(("summary.csv".into(), csv_bytes(sides).map_err(csv)?));
+        entries.push(("seats.csv".into(), csv_bytes(seats).map_err(csv)?));
+    }
+    match (study, &state.study) {
         (
             Some(StudyRows::Sweep(table)),
             StudyKind::Sweep {
@@ -110,7 +146,7 @@ pub(super) fn write_result(
         files.add(name, bytes).map_err(run)?;
     }
     files.commit(&earlier).map_err(run)?;
-    Ok((summary, study))
+    Ok(rows)
 }
 
 /// The files the run that last wrote `dir` wrote there, by its own
@@ -134,6 +170,9 @@ fn earlier_files(dir: &Path) -> Vec<String> {
         StudyKind::Match => {}
         StudyKind::Sweep { .. } => names.extend(["sweep.csv".into(), "sweep.svg".into()]),
         StudyKind::Balance { .. } => names.push("balance.csv".into()),
+    }
+    if !earlier.tables.is_empty() {
+        names.push("seats.csv".into());
     }
     names
 }

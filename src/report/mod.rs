@@ -12,6 +12,7 @@
 
 pub mod chart;
 mod files;
+mod multi;
 mod study;
 mod table;
 
@@ -19,6 +20,7 @@ pub use files::{
     AtomicFile, CHECKPOINT, JOURNAL, MANIFEST, ResultFiles, finish_interrupted_commit,
     is_result_file, remove_temporary_files, write_atomic,
 };
+pub use multi::{SideRow, side_names, side_rows, side_table, table_header, tables_report};
 pub use study::{
     BalanceRow, RowTallies, StudyRows, SweepRow, balance_rows, chart_names, histograms,
     sweep_chart, sweep_rows,
