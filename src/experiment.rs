@@ -8,6 +8,7 @@
 //! duplicate = true               # optional, default true
 //! players = ["greedy", "simple"] # profile names, files or inline profiles
 //! pairing = "head_to_head"       # the default, exactly two players; or "round_robin", "gauntlet"
+//! # format = "three"             # or "partnership": one table of 3 (or 4, team by team) players
 //!
 //! [[variant]]                    # one table per rule variant; none means standard
 //! name = "standard"              # a preset name, or any name with `preset = ...`
