@@ -122,7 +122,9 @@ fn every_csv_column_is_documented() {
         &base.join("sweep"),
     );
     run(
-        &["match", "greedy", "simple", "random", "--games", "3", "--seed", "1"],
+        &[
+            "match", "greedy", "simple", "random", "--games", "3", "--seed", "1",
+        ],
         &base.join("three"),
     );
     let mut headers: Vec<(String, Vec<String>)> = Vec::new();

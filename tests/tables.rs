@@ -150,7 +150,25 @@ fn an_edited_tallies_file_is_refused_by_merge() {
     // One more win for the first team than games played.
     let edited = text.replacen("\"wins\":", "\"wins\":1000", 1);
     assert_ne!(edited, text);
-    std::fs::write(&path, edited).unwrap();
+    std::fs::write(&path, &edited).unwrap();
+    // A consistent forgery: the manifest's digest made to match, so the
+    // tallies' own identities are what catch it.
+    let manifest = shards[1].join("manifest.toml");
+    let text: String = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            if line.starts_with("tallies_blake3 = ") {
+                format!(
+                    "tallies_blake3 = \"{}\"\n",
+                    blake3::hash(edited.as_bytes()).to_hex()
+                )
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect();
+    std::fs::write(&manifest, text).unwrap();
     let err = job::merge(&shards, &scratch("edited-out"), &[]).unwrap_err();
     assert!(
         matches!(&err, JobError::Input(m) if m.contains("the games won do not add up")),
