@@ -67,8 +67,9 @@ pub struct MatchArgs {
     /// Play every deal once instead of twice with the seats swapped.
     #[arg(long)]
     no_duplicate: bool,
-    /// Write summary.csv, distribution.csv, manifest.toml and tallies.json
-    /// into DIR (created if needed; existing files are replaced whole).
+    /// Write summary.csv, distribution.csv (seats.csv with three players or
+    /// teams), manifest.toml and tallies.json into DIR (created if needed;
+    /// existing files are replaced whole).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Play only the K-th of N slices of the deals (needs --out); combine the
