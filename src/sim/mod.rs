@@ -263,7 +263,7 @@ impl Plan {
             range,
             threads,
             progress,
-            &|index, tallies| self.play_deal(index, tallies),
+            |index, tallies: &mut Tallies| self.play_deal(index, tallies),
             Tallies::merge,
         )
     }
@@ -344,17 +344,23 @@ impl Plan {
 }
 
 /// Plays deals `range` on `threads` threads (0: one per core) in chunks,
-/// each into a fresh `T` by `play(deal, tallies)`, and merges the chunks
+/// each into a fresh `T` by `play(deal, tallies)` (generic, so the
+/// runner's deal loop inlines as it did before it was shared), and merges
+/// the chunks
 /// with `merge`, calling `progress` with the deals done so far. Merging must
 /// be exact (integer tallies), so the reduction order does not matter; of
 /// two errors the lower deal index wins, so the error is deterministic too.
-pub(crate) fn run_chunks<T: Default + Send>(
+pub(crate) fn run_chunks<T, F>(
     range: Range<u64>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
-    play: &(dyn Fn(u64, &mut T) -> Result<(), EngineError> + Sync),
+    play: F,
     merge: fn(&mut T, &T),
-) -> Result<T, RunError> {
+) -> Result<T, RunError>
+where
+    T: Default + Send,
+    F: Fn(u64, &mut T) -> Result<(), EngineError> + Sync,
+{
     let pool = pool(threads)?;
     let done = AtomicU64::new(0);
     let deals = range.end.saturating_sub(range.start);
