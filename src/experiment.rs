@@ -633,7 +633,7 @@ mod tests {
                 format!("{matches}strategy = \"mc\""),
                 &[
                     "unknown key `strategy`: a match spec takes",
-                    "players, pairing and [[variant]]",
+                    "players, pairing, format and [[variant]]",
                     "belongs to a sweep or balance study",
                 ],
             ),
