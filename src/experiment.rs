@@ -9,6 +9,7 @@
 //! players = ["greedy", "simple"] # profile names, files or inline profiles
 //! pairing = "head_to_head"       # the default, exactly two players; or "round_robin", "gauntlet"
 //! anchor = "simple"              # optional, 3+ players: who is rated 0 (default simple, else the first)
+//! # format = "three"             # or "partnership": one table of 3 (or 4, team by team) players
 //!
 //! [[variant]]                    # one table per rule variant; none means standard
 //! name = "standard"              # a preset name, or any name with `preset = ...`
@@ -46,7 +47,7 @@ use std::path::Path;
 
 use crate::echo::echo;
 use crate::rules::{PRESETS, Rules, RulesError};
-use crate::sim::Work;
+use crate::sim::{Format, Work};
 
 /// How the players are paired.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,6 +138,9 @@ pub struct Experiment {
     pub players: Vec<String>,
     /// The pairing schedule.
     pub pairing: Pairing,
+    /// Three players or two partnerships (`format`); `None` for two-player
+    /// pairings.
+    pub format: Option<Format>,
     /// The rule variants: name and rules.
     pub variants: Vec<(String, Rules)>,
     /// What is played.
@@ -189,6 +193,19 @@ pub enum ExperimentError {
         /// Whether `pairing` was left out, as text for the message.
         default: &'static str,
     },
+    /// `format = "three"` or `"partnership"` with the wrong number of players.
+    #[error(
+        "format = \"{format}\" seats {needed} players, but `players` lists {given}{teams}",
+        teams = if *needed == 4 { " (list them team by team: the first two against the last two)" } else { "" }
+    )]
+    FormatPlayers {
+        /// The format's name.
+        format: &'static str,
+        /// Players it seats.
+        needed: usize,
+        /// Players listed.
+        given: usize,
+    },
     /// A variant named other than a preset, with no `preset`: it would
     /// silently be standard (a misspelt preset name, say).
     #[error(
@@ -228,7 +245,7 @@ impl Kind {
     /// The keys of this kind beyond [`COMMON_KEYS`].
     fn own_keys(self) -> &'static [&'static str] {
         match self {
-            Kind::Match => &["duplicate", "players", "pairing", "anchor"],
+            Kind::Match => &["duplicate", "players", "pairing", "format", "anchor"],
             Kind::Sweep => &[
                 "duplicate",
                 "strategy",
@@ -253,7 +270,7 @@ impl Kind {
         let (kind, allowed) = match self {
             Kind::Match => (
                 "a match spec",
-                "name, seed, games or hands, duplicate, study, players, pairing, anchor and [[variant]] tables",
+                "name, seed, games or hands, duplicate, study, players, pairing, format, anchor and [[variant]] tables",
             ),
             Kind::Sweep => (
                 "a sweep study",
@@ -403,10 +420,46 @@ impl Experiment {
                 ));
             }
         };
+        let format = match table.get("format").map(|v| v.as_str()) {
+            None | Some(Some("two")) => None,
+            Some(Some("three")) => Some(Format::Three),
+            Some(Some("partnership")) => Some(Format::Partnership),
+            Some(_) => {
+                return Err(bad(
+                    "format",
+                    "\"two\" (the default), \"three\" (three players, the dealer sits out) or \"partnership\" (four players, two teams)",
+                ));
+            }
+        };
+        if let Some(format) = format {
+            if table.contains_key("pairing") {
+                return Err(bad(
+                    "pairing",
+                    "left out with format = \"three\" or \"partnership\": all the players sit at one table",
+                ));
+            }
+            if players.len() != format.players() {
+                return Err(ExperimentError::FormatPlayers {
+                    format: format.name(),
+                    needed: format.players(),
+                    given: players.len(),
+                });
+            }
+            if matches!(amount, Work::Hands(_)) {
+                return Err(bad(
+                    "hands",
+                    "left out with format = \"three\" or \"partnership\": they are played in whole games (`games`)",
+                ));
+            }
+        }
         if study == Study::Match && players.len() < 2 {
             return Err(bad("players", "at least two strategies"));
         }
-        if study == Study::Match && pairing == Pairing::HeadToHead && players.len() > 2 {
+        if study == Study::Match
+            && format.is_none()
+            && pairing == Pairing::HeadToHead
+            && players.len() > 2
+        {
             return Err(ExperimentError::HeadToHeadPlayers {
                 given: players.len(),
                 default: if table.contains_key("pairing") {
@@ -444,6 +497,7 @@ impl Experiment {
             duplicate,
             players,
             pairing,
+            format,
             variants,
             study,
             anchor,
@@ -652,7 +706,7 @@ mod tests {
                 format!("{matches}strategy = \"mc\""),
                 &[
                     "unknown key `strategy`: a match spec takes",
-                    "players, pairing, anchor and [[variant]]",
+                    "players, pairing, format, anchor and [[variant]]",
                     "belongs to a sweep or balance study",
                 ],
             ),

@@ -31,6 +31,21 @@ pub enum Stream {
     SeatA = 1,
     /// Player B's strategy.
     SeatB = 2,
+    /// The third player's strategy (three players and partnerships).
+    SeatC = 3,
+    /// The fourth player's strategy (partnerships).
+    SeatD = 4,
+}
+
+impl Stream {
+    /// The strategy stream of player `p` (0 to 3: A, B, C, D).
+    ///
+    /// # Panics
+    /// For `p` above 3.
+    #[must_use]
+    pub fn player(p: usize) -> Stream {
+        [Stream::SeatA, Stream::SeatB, Stream::SeatC, Stream::SeatD][p]
+    }
 }
 
 /// The seed of `stream` for deal `index` of a run with `master` seed.

@@ -121,12 +121,20 @@ fn every_csv_column_is_documented() {
         ],
         &base.join("sweep"),
     );
+    run(
+        &[
+            "match", "greedy", "simple", "random", "--games", "3", "--seed", "1",
+        ],
+        &base.join("three"),
+    );
     let mut headers: Vec<(String, Vec<String>)> = Vec::new();
     for (folder, file) in [
         ("match", "summary.csv"),
         ("match", "distribution.csv"),
         ("balance", "balance.csv"),
         ("sweep", "sweep.csv"),
+        ("three", "summary.csv"),
+        ("three", "seats.csv"),
     ] {
         headers.push((file.to_owned(), header(&base.join(folder).join(file))));
     }

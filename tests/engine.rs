@@ -734,3 +734,162 @@ fn straight_gin_knock_limit_zero() {
     end(&mut hand, A, TurnEnd::Knock(card("5D"))).unwrap();
     assert_eq!(showdown_of(&hand).2.end, HandEnd::Gin);
 }
+
+/// Wraps a player and notes its number in `log` whenever it is dealt a hand.
+struct Dealt {
+    inner: Box<dyn ginlab::engine::Strategy>,
+    me: usize,
+    log: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
+}
+
+impl ginlab::engine::Strategy for Dealt {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn start_hand(&mut self, view: &ginlab::engine::PlayerView<'_>) {
+        self.log.lock().unwrap().push(self.me);
+        self.inner.start_hand(view);
+    }
+    fn take_upcard(&mut self, view: &ginlab::engine::PlayerView<'_>) -> bool {
+        self.inner.take_upcard(view)
+    }
+    fn draw(&mut self, view: &ginlab::engine::PlayerView<'_>) -> DrawSource {
+        self.inner.draw(view)
+    }
+    fn end_turn(&mut self, view: &ginlab::engine::PlayerView<'_>) -> TurnEnd {
+        self.inner.end_turn(view)
+    }
+}
+
+/// Never knocks: draws from the stock and throws the lowest legal card, so
+/// every hand runs to the stock end and is void.
+struct NeverKnocks;
+
+impl ginlab::engine::Strategy for NeverKnocks {
+    fn name(&self) -> &str {
+        "never-knocks"
+    }
+    fn take_upcard(&mut self, _view: &ginlab::engine::PlayerView<'_>) -> bool {
+        false
+    }
+    fn draw(&mut self, _view: &ginlab::engine::PlayerView<'_>) -> DrawSource {
+        DrawSource::Stock
+    }
+    fn end_turn(&mut self, view: &ginlab::engine::PlayerView<'_>) -> TurnEnd {
+        let card = ginlab::engine::legal_discards(view).iter().next().unwrap();
+        TurnEnd::Discard(card)
+    }
+}
+
+#[test]
+fn three_players_the_dealer_sits_out_and_is_never_asked() {
+    use ginlab::engine::{TableHand, play_three};
+    use rand::SeedableRng;
+    let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut boxes: Vec<Dealt> = greedy_players::<3>()
+        .into_iter()
+        .enumerate()
+        .map(|(me, inner)| Dealt {
+            inner,
+            me,
+            log: log.clone(),
+        })
+        .collect();
+    let [a, b, c] = &mut boxes[..] else {
+        unreachable!()
+    };
+    let mut players: [&mut dyn ginlab::engine::Strategy; 3] = [a, b, c];
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(9);
+    let mut hands: Vec<TableHand> = Vec::new();
+    play_three(&Rules::standard(), &mut players, &mut rng, |h| {
+        hands.push(*h)
+    })
+    .unwrap();
+    let dealt = log.lock().unwrap().clone();
+    assert_eq!(dealt.len(), 2 * hands.len());
+    for (h, got) in hands.iter().zip(dealt.chunks(2)) {
+        let mut got = got.to_vec();
+        got.sort_unstable();
+        let mut expect = h.players.to_vec();
+        expect.sort_unstable();
+        assert_eq!(got, expect, "only the two non-dealers get cards");
+        assert!(!got.contains(&h.dealer));
+    }
+}
+
+#[test]
+fn three_players_a_void_hand_is_dealt_again_by_the_same_dealer() {
+    use ginlab::engine::{EngineError, play_three};
+    use rand::SeedableRng;
+    let mut boxes = [NeverKnocks, NeverKnocks, NeverKnocks];
+    let [a, b, c] = &mut boxes;
+    let mut players: [&mut dyn ginlab::engine::Strategy; 3] = [a, b, c];
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+    let mut dealers = Vec::new();
+    let result = play_three(&Rules::standard(), &mut players, &mut rng, |h| {
+        assert_eq!(h.winner, None);
+        dealers.push(h.dealer);
+    });
+    assert!(matches!(result, Err(EngineError::Endless(_))), "{result:?}");
+    assert!(dealers.len() > 100);
+    assert!(dealers.iter().all(|&d| d == dealers[0]), "same dealer");
+}
+
+#[test]
+fn three_players_final_scores_add_bonuses_for_everyone() {
+    use ginlab::engine::play_three;
+    use rand::SeedableRng;
+    for preset in ginlab::rules::PRESETS {
+        let rules = Rules::preset(preset).unwrap();
+        let mut boxes = greedy_players::<3>();
+        let [a, b, c] = &mut boxes;
+        let mut players: [&mut dyn ginlab::engine::Strategy; 3] =
+            [a.as_mut(), b.as_mut(), c.as_mut()];
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(4);
+        let r = play_three(&rules, &mut players, &mut rng, |_| {}).unwrap();
+        for p in 0..3 {
+            let game = if p == r.winner { rules.game_bonus } else { 0 };
+            assert_eq!(
+                r.final_scores[p],
+                r.points[p] + r.hands_won[p] * rules.box_bonus + game,
+                "{preset} player {p}"
+            );
+            if p != r.winner {
+                assert!(
+                    r.points[p] < rules.game_target,
+                    "{preset}: one reaches the target"
+                );
+            }
+        }
+        assert!(r.points[r.winner] >= rules.game_target, "{preset}");
+    }
+}
+
+#[test]
+fn partnerships_play_to_125_and_alternate_the_deal_at_each_table() {
+    use ginlab::engine::{PARTNERSHIP_TARGET, play_partnership, team_of};
+    use rand::SeedableRng;
+    // The team target is 125 whatever game_target says.
+    let mut rules = Rules::standard();
+    rules.set_from_text("game_target=10").unwrap();
+    let mut boxes = greedy_players::<4>();
+    let [a, b, c, d] = &mut boxes;
+    let mut players: [&mut dyn ginlab::engine::Strategy; 4] =
+        [a.as_mut(), b.as_mut(), c.as_mut(), d.as_mut()];
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(12);
+    let mut dealing = Vec::new();
+    let result = play_partnership(&rules, &mut players, &mut rng, |_, tables| {
+        let teams: Vec<usize> = tables.iter().map(|t| team_of(t.dealer)).collect();
+        assert_eq!(teams[0], teams[1], "one team deals at both tables");
+        for t in tables {
+            assert_eq!(t.players[1], t.dealer, "the dealer takes the dealer role");
+        }
+        dealing.push(teams[0]);
+    })
+    .unwrap();
+    assert!(result.team_points[result.winner] >= PARTNERSHIP_TARGET);
+    assert!(result.rounds > 1);
+    for pair in dealing.windows(2) {
+        assert_ne!(pair[0], pair[1], "the deal alternates");
+    }
+}

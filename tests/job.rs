@@ -6,25 +6,17 @@
 use std::path::{Path, PathBuf};
 
 use ginlab::experiment::{Pairing, Sweep};
-use ginlab::job::{self, JobError, JobRequest, JobSpec, Layout, Options, Player, Progress, Shard};
+use ginlab::job::{self, JobError, JobRequest, JobSpec, Layout, Options, Progress, Shard};
 use ginlab::rules::Rules;
 use ginlab::sim::Work;
 use ginlab::stats::{Sprt, SprtDecision};
 
-fn resolve(spec: &str, _who: &str) -> Result<Player, JobError> {
-    let profile: ginlab::strategy::Profile = spec
-        .parse()
-        .map_err(|e| JobError::Input(format!("{spec}: {e}")))?;
-    Ok(Player {
-        name: profile.to_string(),
-        profile,
-    })
-}
+mod jobs;
+
+use jobs::resolve;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ginlab-job-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    jobs::scratch("job", name)
 }
 
 fn request(layout: Layout, work: Work, out: &Path) -> JobRequest {

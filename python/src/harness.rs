@@ -203,6 +203,12 @@ fn rows(experiment: &Experiment, objects: Option<&Bound<'_, PyDict>>) -> PyResul
         duplicate,
         seed: experiment.seed,
     };
+    if let Some(format) = experiment.format {
+        return Err(PyValueError::new_err(format!(
+            "format = \"{}\": the Python harness plays two-player rows; run three-player and partnership specs with `ginlab run`",
+            format.name()
+        )));
+    }
     let mut rows = Vec::new();
     match &experiment.study {
         Study::Match => {
@@ -326,6 +332,7 @@ fn study<'py>(
         duplicate,
         players: Vec::new(),
         pairing: ginlab::experiment::Pairing::HeadToHead,
+        format: None,
         variants: variants(rules)?,
         study,
         anchor: None,

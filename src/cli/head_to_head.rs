@@ -9,8 +9,10 @@ use clap::Args;
 use ginlab::engine::{Deck, Seat};
 use ginlab::experiment::Pairing;
 use ginlab::job::{self, JobRequest, Layout, Progress, Shard};
-use ginlab::report::{SprtJson, json_report, match_header, match_report, sprt_line};
-use ginlab::sim::{Plan, Work};
+use ginlab::report::{
+    SprtJson, json_report, match_header, match_report, side_table, sprt_line, table_header,
+};
+use ginlab::sim::{Format, Plan, Work};
 use ginlab::stats::Sprt;
 
 use super::input::DECKS_FILE;
@@ -22,10 +24,26 @@ use super::{Failure, progress, write_stdout};
 #[derive(Debug, Args)]
 #[command(group(super::amount_group()))]
 pub struct MatchArgs {
-    #[arg(help = strategy_help("Strategy of player A"))]
-    a: String,
-    #[arg(help = strategy_help("Strategy of player B"))]
-    b: String,
+    #[arg(help = strategy_help("Strategy of player A"), required_unless_present = "teams")]
+    a: Option<String>,
+    #[arg(help = strategy_help("Strategy of player B"), required_unless_present = "teams")]
+    b: Option<String>,
+    /// A third player: a three-player game (RULES.md: the dealer deals to the
+    /// other two and sits out; the loser deals next). Whole games only; with
+    /// duplicate deals each deal is played three times, every player in
+    /// every seat once.
+    #[arg(value_name = "C")]
+    c: Option<String>,
+    /// Two partnerships: this team (two strategies, `A,B` or `A B`) against
+    /// the team of --vs; each player plays a two-hand game against an
+    /// opponent of the other team, opponents alternating (RULES.md). Whole
+    /// games only; with duplicate deals each deal is played four times,
+    /// every player in every seat once.
+    #[arg(long, value_name = "A,B", num_args = 1..=2, requires = "vs", conflicts_with_all = ["a", "b", "c"])]
+    teams: Vec<String>,
+    /// With --teams: the other team (`C,D` or `C D`).
+    #[arg(long, value_name = "C,D", num_args = 1..=2, requires = "teams")]
+    vs: Vec<String>,
     /// Play this many independent hands (dealers alternate, scores 0–0). With
     /// duplicate deals an odd count is rounded up: every deal is played twice.
     #[arg(long, value_parser = super::count, allow_negative_numbers = true, group = "amount")]
@@ -51,8 +69,9 @@ pub struct MatchArgs {
     /// Play every deal once instead of twice with the seats swapped.
     #[arg(long)]
     no_duplicate: bool,
-    /// Write summary.csv, distribution.csv, manifest.toml and tallies.json
-    /// into DIR (created if needed; existing files are replaced whole).
+    /// Write summary.csv, distribution.csv (seats.csv with three players or
+    /// teams), manifest.toml and tallies.json into DIR (created if needed;
+    /// existing files are replaced whole).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Play only the K-th of N slices of the deals (needs --out); combine the
@@ -141,34 +160,21 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     };
     let seed = super::master_seed(args.seed)?;
     let variant = variant_name(&args.rules);
-    let spec = JobRequest {
-        variants: vec![(variant.clone(), rules)],
-        layout: Layout::Pairs {
-            players: vec![(args.a.clone(), "A".into()), (args.b.clone(), "B".into())],
-            pairing: Pairing::HeadToHead,
-        },
-        work,
-        seed,
-        duplicate: !args.no_duplicate,
-        out: args.out.clone(),
-        name: None,
-        default_folder: false,
-        command: command(),
-        experiment: None,
-        anchor: None,
+    if let Some(table) = table_players(&args)? {
+        return run_table(&args, table, rules, work, seed, variant);
     }
-    .build(&resolver)?;
+    let (Some(a), Some(b)) = (&args.a, &args.b) else {
+        unreachable!("clap requires A and B without --teams")
+    };
+    let layout = Layout::Pairs {
+        players: vec![(a.clone(), "A".into()), (b.clone(), "B".into())],
+        pairing: Pairing::HeadToHead,
+    };
+    let spec = request(&args, layout, (variant.clone(), rules), work, seed).build(&resolver)?;
     let row = &spec.rows[0];
     super::warn_chosen_seed(args.seed, &row.plan.profiles);
     let header = match_header(&row.players, &variant, seed, row.plan.duplicate);
-    let options = job::Options {
-        shard: args.shard,
-        resume: args.resume,
-        threads: args.threads,
-        record: args.record.clone(),
-        stop: args.sprt,
-        block: status_block(args.status, row.plan.duplicate),
-    };
+    let options = options(&args, status_block(args.status, row.plan.duplicate));
     let start = Instant::now();
     let bar = progress::bar(args.quiet);
     let draw = on_progress(&bar, args.status);
@@ -224,6 +230,141 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
         return Ok(());
     }
+    write_stdout(text.as_bytes())
+}
+
+/// The job a `match` asks for: one variant, `layout`, no default folder.
+fn request(
+    args: &MatchArgs,
+    layout: Layout,
+    variant: (String, ginlab::rules::Rules),
+    work: Work,
+    seed: u64,
+) -> JobRequest {
+    JobRequest {
+        variants: vec![variant],
+        layout,
+        work,
+        seed,
+        duplicate: !args.no_duplicate,
+        out: args.out.clone(),
+        name: None,
+        default_folder: false,
+        command: command(),
+        experiment: None,
+        anchor: None,
+    }
+}
+
+/// How a `match` is played: `block` deals between checkpoints (and status
+/// lines), when not the default.
+fn options(args: &MatchArgs, block: Option<u64>) -> job::Options {
+    job::Options {
+        shard: args.shard,
+        resume: args.resume,
+        threads: args.threads,
+        record: args.record.clone(),
+        stop: args.sprt,
+        block,
+    }
+}
+
+/// The format and players of a three-player (`A B C`) or partnership
+/// (`--teams A,B --vs C,D`) match, or `None` for two players.
+fn table_players(args: &MatchArgs) -> Result<Option<(Format, Layout)>, Failure> {
+    let who = |n: usize| ["A", "B", "C", "D"][n].to_owned();
+    let (format, players) = if !args.teams.is_empty() {
+        let mut players = team(&args.teams, "--teams")?;
+        players.extend(team(&args.vs, "--vs")?);
+        (Format::Partnership, players)
+    } else if let (Some(a), Some(b), Some(c)) = (&args.a, &args.b, &args.c) {
+        (Format::Three, vec![a.clone(), b.clone(), c.clone()])
+    } else {
+        return Ok(None);
+    };
+    let players = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| (p, who(i)))
+        .collect();
+    Ok(Some((format, Layout::Table { format, players })))
+}
+
+/// A team of two as given to `flag`: two values, or one with a comma
+/// between the two strategies. An inline profile's own commas
+/// (`greedy:knock_at=7,schedule=...`) stay with it: a part that is only
+/// `key=value` continues the strategy before it.
+fn team(values: &[String], flag: &str) -> Result<Vec<String>, Failure> {
+    let parts: Vec<String> = match values {
+        [one] => {
+            let mut parts: Vec<String> = Vec::new();
+            for part in one.split(',') {
+                let continues = part
+                    .split_once('=')
+                    .is_some_and(|(key, _)| !key.contains(':'));
+                match parts.last_mut() {
+                    Some(last) if continues && last.contains(':') => {
+                        last.push(',');
+                        last.push_str(part);
+                    }
+                    _ => parts.push(part.to_owned()),
+                }
+            }
+            parts
+        }
+        many => many.to_vec(),
+    };
+    if parts.len() != 2 || parts.iter().any(|p| p.trim().is_empty()) {
+        return Err(Failure::input(format!(
+            "{flag} {}: a team is two strategies, `A,B` or `A B` (e.g. {flag} greedy,simple)",
+            ginlab::echo::echo(&values.join(" "))
+        )));
+    }
+    Ok(parts)
+}
+
+/// A three-player or partnership `match`: the per-player (or per-team) and
+/// per-seat tables.
+fn run_table(
+    args: &MatchArgs,
+    (format, layout): (Format, Layout),
+    rules: ginlab::rules::Rules,
+    work: Work,
+    seed: u64,
+    variant: String,
+) -> Result<(), Failure> {
+    for (given, flag) in [(args.json, "--json"), (args.status.is_some(), "--status")] {
+        if given {
+            return Err(Failure::input(format!(
+                "{flag}: three-player and partnership matches print their tables only; read summary.csv and seats.csv of --out DIR"
+            )));
+        }
+    }
+    let spec = request(args, layout, (variant.clone(), rules), work, seed).build(&resolver)?;
+    let row = &spec.tables[0];
+    let header = table_header(&row.players, format, &variant, seed, row.plan.rotate);
+    let options = options(args, None);
+    let start = Instant::now();
+    let bar = progress::bar(args.quiet);
+    let draw = on_progress(&bar, None);
+    let outcome = job::run(&spec, &options, &|event| {
+        if let Progress::Start { .. } = event {
+            let _ = write_stdout(header.as_bytes());
+        }
+        draw(event);
+    });
+    bar.finish_and_clear();
+    let outcome = outcome?;
+    super::job::print_notes(&outcome);
+    let seconds = start.elapsed().as_secs_f64();
+    let t = &outcome.table_tallies[0];
+    let mut text = format!("{} games, {} hands in {seconds:.2} s\n", t.games, t.hands);
+    let what = match format {
+        Format::Three => "player",
+        Format::Partnership => "team",
+    };
+    text.push_str(&side_table(&outcome.sides, what));
+    text.push_str(&side_table(&outcome.seats, "seat"));
     write_stdout(text.as_bytes())
 }
 

@@ -46,7 +46,7 @@ pub fn on_progress(bar: &ProgressBar, status: Option<u64>) -> impl Fn(Progress<'
         }
         Progress::Row { variant, players } => {
             printed.store(0, Ordering::Relaxed);
-            bar.set_prefix(format!("{variant} {} v {}", players[0], players[1]));
+            bar.set_prefix(format!("{variant} {}", players.join(" v ")));
         }
         Progress::Block {
             variant,

@@ -36,7 +36,7 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Resolve a knock: both arrangements, the optimal lay-offs and the hand score.
     Showdown(showdown::ShowdownArgs),
-    /// Play strategy A against strategy B and print a short summary.
+    /// Play strategy A against strategy B (or three players, or two teams) and print a short summary.
     Match(head_to_head::MatchArgs),
     /// Run an experiment spec (experiments/NAME.toml) into results/NAME/.
     Run(run::RunArgs),

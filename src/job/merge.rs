@@ -6,7 +6,7 @@ use crate::report::MANIFEST;
 
 use super::output::write_result;
 use super::play::{Outcome, claim_dir};
-use super::state::{RowState, State, read_finished};
+use super::state::{RowState, State, TableRowState, read_finished};
 use super::{JobError, Shard};
 
 /// Merges the shard folders `inputs` into `out`, writing the same files as
@@ -78,25 +78,34 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
     }
     // Each row's deals are 0..D, D where the last shard ends; every shard
     // must hold exactly its slice of them, with tallies that add up.
+    let missing = |path: &Path, row: String| {
+        JobError::Input(format!("{}: has no row `{row}`", path.display()))
+    };
     for (i, row) in first.rows.iter().enumerate() {
-        let deals = states
-            .iter()
-            .filter_map(|s| s.rows.get(i))
-            .flat_map(|r| &r.covered)
-            .map(|c| c.end)
-            .max()
-            .unwrap_or(0);
+        let deals = end_of(
+            states
+                .iter()
+                .filter_map(|s| s.rows.get(i))
+                .map(|r| &r.covered),
+        );
         for (state, dir) in states.iter().zip(inputs) {
             let path = dir.join("tallies.json");
-            let Some(mine) = state.rows.get(i) else {
-                return Err(JobError::Input(format!(
-                    "{}: has no row `{} {} vs {}`",
-                    path.display(),
-                    row.variant,
-                    row.players[0],
-                    row.players[1]
-                )));
-            };
+            let name = || format!("{} {} vs {}", row.variant, row.players[0], row.players[1]);
+            let mine = state.rows.get(i).ok_or_else(|| missing(&path, name()))?;
+            mine.check(&path, &state.shard.slice(deals), true)?;
+        }
+    }
+    for (i, row) in first.tables.iter().enumerate() {
+        let deals = end_of(
+            states
+                .iter()
+                .filter_map(|s| s.tables.get(i))
+                .map(|r| &r.covered),
+        );
+        for (state, dir) in states.iter().zip(inputs) {
+            let path = dir.join("tallies.json");
+            let name = || format!("{} {}", row.variant, row.players.join(" "));
+            let mine = state.tables.get(i).ok_or_else(|| missing(&path, name()))?;
             mine.check(&path, &state.shard.slice(deals), true)?;
         }
     }
@@ -115,16 +124,34 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
             .collect(),
         study: first.study.clone(),
         anchor: first.anchor.clone(),
+        tables: first
+            .tables
+            .iter()
+            .map(|r| TableRowState {
+                covered: Vec::new(),
+                tallies: crate::sim::TableTallies::new(r.format),
+                ..r.clone()
+            })
+            .collect(),
     };
     for state in &states {
         for (into, from) in merged.rows.iter_mut().zip(&state.rows) {
             into.tallies.merge(&from.tallies);
             into.covered.extend(from.covered.iter().cloned());
         }
+        for (into, from) in merged.tables.iter_mut().zip(&state.tables) {
+            into.tallies.merge(&from.tallies);
+            into.covered.extend(from.covered.iter().cloned());
+        }
     }
-    for row in &mut merged.rows {
-        row.covered.sort_by_key(|r| r.start);
-        row.covered.dedup_by(|b, a| {
+    for covered in merged
+        .rows
+        .iter_mut()
+        .map(|r| &mut r.covered)
+        .chain(merged.tables.iter_mut().map(|r| &mut r.covered))
+    {
+        covered.sort_by_key(|r| r.start);
+        covered.dedup_by(|b, a| {
             let touch = a.end == b.start;
             if touch {
                 a.end = b.end;
@@ -140,14 +167,11 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
             .map(|d| format!("#   {}\n", d.display()))
             .collect::<String>()
     );
-    let (summary, study, ratings) =
-        write_result(&merged, Some(out), &format!("{note}{manifest_text}"), &[])?;
-    Ok(Outcome {
-        tallies: merged.rows.into_iter().map(|r| r.tallies).collect(),
-        summary,
-        study,
-        ratings,
-        stopped: None,
-        notes: claim.notes,
-    })
+    let rows = write_result(&merged, Some(out), &format!("{note}{manifest_text}"), &[])?;
+    Ok(Outcome::of(merged, rows, None, claim.notes))
+}
+
+/// Where the run's deals end: the furthest end the shards cover.
+fn end_of<'a>(covered: impl Iterator<Item = &'a Vec<std::ops::Range<u64>>>) -> u64 {
+    covered.flatten().map(|c| c.end).max().unwrap_or(0)
 }

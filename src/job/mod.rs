@@ -1,6 +1,8 @@
 //! Jobs: the rows (variant × pairing) of a `match`, `run`, `sweep` or
-//! `balance`, played block by block into a result folder, with shards,
-//! checkpoints, `--resume`, early stopping and `merge`.
+//! `balance`, or the tables (variant × three players or two partnerships)
+//! of a `match A B C`, `match --teams` or a spec with `format`, played
+//! block by block into a result folder, with shards, checkpoints,
+//! `--resume`, early stopping and `merge`.
 //!
 //! Every front end fills in a [`JobRequest`]; [`JobRequest::build`]
 //! resolves it into a [`JobSpec`] (the rows, the manifest, the folder), and
@@ -34,7 +36,7 @@ pub use merge::merge;
 pub use play::{
     Claim, Options, Outcome, Progress, STOP_BLOCK, Stopped, claim_dir, prepare_dir, run,
 };
-pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, given_once};
+pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, TableRow, given_once};
 pub use state::{Shard, StudyKind};
 
 /// Why a job did not finish.

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::report::{
-    self, MANIFEST, RatingRow, ResultFiles, RowTallies, StudyRows, SummaryRow, csv_bytes,
+    self, MANIFEST, RatingRow, ResultFiles, RowTallies, SideRow, StudyRows, SummaryRow, csv_bytes,
     distribution_rows,
 };
 
@@ -14,11 +14,22 @@ use super::state::{
 };
 use super::{JobError, StudyKind};
 
-/// The presentation rows of a state: the summary, the study's table, and
-/// the rating list of a match of three or more players.
-pub(super) type Rows = (Vec<SummaryRow>, Option<StudyRows>, Option<Vec<RatingRow>>);
+/// The presentation rows of a finished state.
+pub(crate) struct Rows {
+    /// `summary.csv` of a two-player job.
+    pub summary: Vec<SummaryRow>,
+    /// The study's table, if any.
+    pub study: Option<StudyRows>,
+    /// The rating list of a match of three or more players.
+    pub ratings: Option<Vec<RatingRow>>,
+    /// `summary.csv` of a three-player or partnership job: per side.
+    pub sides: Vec<SideRow>,
+    /// `seats.csv`: per position.
+    pub seats: Vec<SideRow>,
+}
 
-/// The presentation rows of `state`.
+/// The presentation rows of `state`: the summary, the study's table and
+/// the rating list, or a table job's side and seat rows.
 pub(super) fn rows(state: &State) -> Rows {
     let summary = state
         .rows
@@ -28,6 +39,12 @@ pub(super) fn rows(state: &State) -> Rows {
     let tallies = row_tallies(state);
     let ratings = (state.study == StudyKind::Match && report::rated(&tallies))
         .then(|| report::rating_rows(&tallies, state.anchor.as_deref()));
+    let (mut sides, mut seats) = (Vec::new(), Vec::new());
+    for r in &state.tables {
+        let (s, p) = report::side_rows(&r.variant, r.format, &r.players, &r.tallies);
+        sides.extend(s);
+        seats.extend(p);
+    }
     let study = match &state.study {
         StudyKind::Match => None,
         StudyKind::Sweep { param, values, .. } => Some(StudyRows::Sweep(report::sweep_rows(
@@ -37,7 +54,13 @@ pub(super) fn rows(state: &State) -> Rows {
             Some(StudyRows::Balance(report::balance_rows(strategy, &tallies)))
         }
     };
-    (summary, study, ratings)
+    Rows {
+        summary,
+        study,
+        ratings,
+        sides,
+        seats,
+    }
 }
 
 /// Every row's names and tallies.
@@ -63,10 +86,17 @@ pub(super) fn write_result(
     manifest_toml: &str,
     done_with: &[&str],
 ) -> Result<Rows, JobError> {
-    let (summary, study, ratings) = rows(state);
+    let rows = rows(state);
     let Some(dir) = dir else {
-        return Ok((summary, study, ratings));
+        return Ok(rows);
     };
+    let Rows {
+        summary,
+        study,
+        ratings,
+        sides,
+        seats,
+    } = &rows;
     let run = |e: std::io::Error| JobError::Run(e.to_string());
     let csv = |e: csv::Error| JobError::Run(e.to_string());
     let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
@@ -84,12 +114,17 @@ pub(super) fn write_result(
     let json = serde_json::to_vec(state).map_err(|e| JobError::Run(e.to_string()))?;
     let manifest_toml = with_digest(manifest_toml, &digest(&json));
     entries.push(("tallies.json".into(), json));
-    entries.push(("summary.csv".into(), csv_bytes(&summary).map_err(csv)?));
-    entries.push((
-        "distribution.csv".into(),
-        csv_bytes(&distribution).map_err(csv)?,
-    ));
-    match (&study, &state.study) {
+    if state.tables.is_empty() {
+        entries.push(("summary.csv".into(), csv_bytes(summary).map_err(csv)?));
+        entries.push((
+            "distribution.csv".into(),
+            csv_bytes(&distribution).map_err(csv)?,
+        ));
+    } else {
+        entries.push(("summary.csv".into(), csv_bytes(sides).map_err(csv)?));
+        entries.push(("seats.csv".into(), csv_bytes(seats).map_err(csv)?));
+    }
+    match (study, &state.study) {
         (
             Some(StudyRows::Sweep(table)),
             StudyKind::Sweep {
@@ -115,7 +150,7 @@ pub(super) fn write_result(
         }
         _ => {}
     }
-    if let Some(table) = &ratings {
+    if let Some(table) = ratings {
         let tallies = row_tallies(state);
         let unit = if state.rows.iter().any(|r| r.tallies.games > 0) {
             "game"
@@ -145,7 +180,7 @@ pub(super) fn write_result(
         files.add(name, bytes).map_err(run)?;
     }
     files.commit(&earlier).map_err(run)?;
-    Ok((summary, study, ratings))
+    Ok(rows)
 }
 
 /// The files the run that last wrote `dir` wrote there, by its own
@@ -172,6 +207,9 @@ fn earlier_files(dir: &Path) -> Vec<String> {
         StudyKind::Match => {}
         StudyKind::Sweep { .. } => names.extend(["sweep.csv".into(), "sweep.svg".into()]),
         StudyKind::Balance { .. } => names.extend(["balance.csv".into(), "balance.svg".into()]),
+    }
+    if !earlier.tables.is_empty() {
+        names.push("seats.csv".into());
     }
     names
 }

@@ -7,13 +7,14 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::report::{
-    AtomicFile, CHECKPOINT, JOURNAL, RatingRow, StudyRows, SummaryRow, finish_interrupted_commit,
+    AtomicFile, CHECKPOINT, JOURNAL, RatingRow, SideRow, StudyRows, SummaryRow,
+    finish_interrupted_commit,
     is_result_file,
 };
-use crate::sim::{Plan, RecordTarget, RunError, Tallies};
+use crate::sim::{Plan, RecordTarget, RunError, TableTallies, Tallies};
 use crate::stats::{Sprt, SprtDecision};
 
-use super::output::write_result;
+use super::output::{Rows, write_result};
 use super::state::{State, fingerprint, read_state, write_state};
 use super::{JobError, JobSpec, Shard};
 
@@ -57,8 +58,8 @@ pub enum Progress<'a> {
     Row {
         /// Its variant.
         variant: &'a str,
-        /// Its players.
-        players: &'a [String; 2],
+        /// Its players (two, three or four).
+        players: &'a [String],
     },
     /// Deals done so far, counting the resumed ones.
     Done(u64),
@@ -103,6 +104,13 @@ pub struct Outcome {
     pub stopped: Option<Stopped>,
     /// What the job found and repaired in its folder, for the user.
     pub notes: Vec<String>,
+    /// Each three-player or partnership row's tallies.
+    pub table_tallies: Vec<TableTallies>,
+    /// The rows of a three-player or partnership `summary.csv`: per player
+    /// or team.
+    pub sides: Vec<SideRow>,
+    /// The rows of `seats.csv`: per position relative to the first dealer.
+    pub seats: Vec<SideRow>,
 }
 
 /// Makes sure `dir` can hold a result: an existing folder, or one that can
@@ -270,6 +278,18 @@ impl Recorder {
 
 /// Refuses what cannot work together, before anything is played.
 fn check(spec: &JobSpec, options: &Options) -> Result<(), JobError> {
+    if !spec.tables.is_empty() {
+        if options.stop.is_some() {
+            return Err(JobError::Input(
+                "--sprt: a sequential test compares two players; three-player and partnership games are played to their --games count".into(),
+            ));
+        }
+        if options.record.is_some() {
+            return Err(JobError::Input(
+                "--record: game records and `ginlab replay` hold two-player games only; three-player and partnership games cannot be recorded yet (run without --record)".into(),
+            ));
+        }
+    }
     if options.stop.is_some() {
         if spec.rows.len() != 1 {
             return Err(JobError::Input(
@@ -335,9 +355,10 @@ pub fn run(
 ) -> Result<Outcome, JobError> {
     check(spec, options)?;
     let shard = options.shard.unwrap_or(Shard::ALL);
-    let print = fingerprint(&spec.rows, options.stop.as_ref());
+    let print = fingerprint(&spec.rows, &spec.tables, options.stop.as_ref());
     let mut state = State::new(
         &spec.rows,
+        &spec.tables,
         &spec.study,
         spec.anchor.clone(),
         print.clone(),
@@ -364,15 +385,18 @@ pub fn run(
                     dir.display()
                 )));
             }
-            if saved.rows.len() != spec.rows.len() {
+            if saved.rows.len() != spec.rows.len() || saved.tables.len() != spec.tables.len() {
                 return Err(JobError::Input(format!(
                     "{}: holds {} rows, the run has {}; the file was edited or damaged",
                     checkpoint.display(),
-                    saved.rows.len(),
-                    spec.rows.len()
+                    saved.rows.len() + saved.tables.len(),
+                    spec.rows.len() + spec.tables.len()
                 )));
             }
             for (row, r) in saved.rows.iter().zip(&spec.rows) {
+                row.check(checkpoint, &shard.slice(r.plan.deals()), false)?;
+            }
+            for (row, r) in saved.tables.iter().zip(&spec.tables) {
                 row.check(checkpoint, &shard.slice(r.plan.deals()), false)?;
             }
             // The anchor only presents the result: this run's applies.
@@ -403,7 +427,16 @@ pub fn run(
         (None, Some(_)) => options.block.unwrap_or(BLOCK).max(1),
         (None, None) => options.block.unwrap_or(u64::MAX).max(1),
     };
-    let total: u64 = slices.iter().map(|s| s.end - s.start).sum();
+    let table_slices: Vec<Range<u64>> = spec
+        .tables
+        .iter()
+        .map(|r| shard.slice(r.plan.deals()))
+        .collect();
+    let total: u64 = slices
+        .iter()
+        .chain(&table_slices)
+        .map(|s| s.end - s.start)
+        .sum();
     let mut done = state.done();
     progress(Progress::Start { total, done });
     let decide = |t: &Tallies| match options.stop {
@@ -433,10 +466,7 @@ pub fn run(
             )?;
             let saved = &mut state.rows[i];
             saved.tallies.merge(&tallies);
-            match saved.covered.last_mut() {
-                Some(last) if last.end == deals.start => last.end = deals.end,
-                _ => saved.covered.push(deals.clone()),
-            }
+            cover(&mut saved.covered, &deals);
             done += deals.end - deals.start;
             next = deals.end;
             if let Some(checkpoint) = &checkpoint {
@@ -448,6 +478,30 @@ pub fn run(
                 tallies: &state.rows[i].tallies,
                 stop: options.stop.as_ref(),
             });
+        }
+    }
+    for (i, row) in spec.tables.iter().enumerate() {
+        progress(Progress::Row {
+            variant: &row.variant,
+            players: &row.players,
+        });
+        let mut next = state.tables[i]
+            .covered
+            .last()
+            .map_or(table_slices[i].start, |c| c.end);
+        while next < table_slices[i].end {
+            let deals = next..next.saturating_add(block).min(table_slices[i].end);
+            let offset = done;
+            let report = |n: u64| progress(Progress::Done(offset + n));
+            let tallies = row.plan.run(deals.clone(), options.threads, &report)?;
+            let saved = &mut state.tables[i];
+            saved.tallies.merge(&tallies);
+            cover(&mut saved.covered, &deals);
+            done += deals.end - deals.start;
+            next = deals.end;
+            if let Some(checkpoint) = &checkpoint {
+                write_state(checkpoint, &state)?;
+            }
         }
     }
     if let Some(recorder) = recorder {
@@ -465,20 +519,46 @@ pub fn run(
     // The checkpoint goes in the same commit as the result files, so no
     // crash leaves a finished result beside a checkpoint that blocks the
     // next run.
-    let (summary, study, ratings) = write_result(
+    let written = write_result(
         &state,
         spec.dir.as_deref(),
         &spec.manifest.to_toml(),
         &[CHECKPOINT],
     )?;
-    Ok(Outcome {
-        tallies: state.rows.into_iter().map(|r| r.tallies).collect(),
-        summary,
-        study,
-        ratings,
-        stopped,
-        notes: claim.map(|c| c.notes).unwrap_or_default(),
-    })
+    let notes = claim.map(|c| c.notes).unwrap_or_default();
+    Ok(Outcome::of(state, written, stopped, notes))
+}
+
+/// Adds the deals `deals`, which start where `covered` ends (or anywhere
+/// when it is empty), to `covered`.
+pub(super) fn cover(covered: &mut Vec<Range<u64>>, deals: &Range<u64>) {
+    match covered.last_mut() {
+        Some(last) if last.end == deals.start => last.end = deals.end,
+        _ => covered.push(deals.clone()),
+    }
+}
+
+impl Outcome {
+    /// The outcome of a finished `state` whose presentation rows are
+    /// `rows`, with the notes of its folder's claim.
+    pub(super) fn of(
+        state: State,
+        rows: Rows,
+        stopped: Option<Stopped>,
+        notes: Vec<String>,
+    ) -> Outcome {
+        Outcome {
+            tallies: state.rows.into_iter().map(|r| r.tallies).collect(),
+            summary: rows.summary,
+            study: rows.study,
+            ratings: rows.ratings,
+            stopped,
+            notes,
+            table_tallies: state.tables.into_iter().map(|r| r.tallies).collect(),
+            sides: rows.sides,
+            seats: rows.seats,
+        }
+    }
 }
 
 /// Plays `range` of `plan`'s deals; with `record`, also writes their game

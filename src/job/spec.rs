@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::experiment::{Experiment, Pairing, Study, Sweep};
 use crate::report::{Manifest, Objective, VariantRules};
 use crate::rules::Rules;
-use crate::sim::{Plan, Work};
+use crate::sim::{Format, Plan, TablePlan, Work};
 use crate::strategy::Profile;
 
 use super::{JobError, StudyKind};
@@ -43,6 +43,14 @@ pub enum Layout {
     Balance {
         /// The strategy.
         strategy: String,
+    },
+    /// Three players, or two partnerships (A, B against C, D), at one
+    /// table per variant; each as (argument, who for messages).
+    Table {
+        /// The format.
+        format: Format,
+        /// The players, partnerships team by team.
+        players: Vec<(String, String)>,
     },
 }
 
@@ -100,11 +108,26 @@ impl Row {
     }
 }
 
+/// One row of a three-player or partnership job: a variant and the
+/// players at its table.
+#[derive(Clone, Debug)]
+pub struct TableRow {
+    /// The variant's name.
+    pub variant: String,
+    /// The players by name (partnerships team by team).
+    pub players: Vec<String>,
+    /// How the row is played.
+    pub plan: TablePlan,
+}
+
 /// A resolved job: what every front end runs.
 #[derive(Clone, Debug)]
 pub struct JobSpec {
-    /// The rows, in output order.
+    /// The two-player rows, in output order.
     pub rows: Vec<Row>,
+    /// The three-player or partnership rows (a job has these or `rows`,
+    /// never both).
+    pub tables: Vec<TableRow>,
     /// What the rows make (the study table written beside the summary).
     pub study: StudyKind,
     /// What made it, written as `manifest.toml`.
@@ -142,6 +165,14 @@ impl JobRequest {
         command: Vec<String>,
     ) -> JobRequest {
         let layout = match experiment.study {
+            Study::Match if experiment.format.is_some() => Layout::Table {
+                format: experiment.format.unwrap_or(Format::Three),
+                players: experiment
+                    .players
+                    .iter()
+                    .map(|p| (p.clone(), p.clone()))
+                    .collect(),
+            },
             Study::Match => Layout::Pairs {
                 players: experiment
                     .players
@@ -184,7 +215,35 @@ impl JobRequest {
         };
         let mut rows = Vec::new();
         let mut anchor = None;
+        let mut tables = Vec::new();
         let (players, profiles, study, default_name) = match &self.layout {
+            Layout::Table { format, players } => {
+                let players = table_players(*format, players, &self.work, resolve)?;
+                let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+                let Work::Games(games) = self.work else {
+                    unreachable!("table_players refuses hands and decks")
+                };
+                for (variant, rules) in &self.variants {
+                    tables.push(TableRow {
+                        variant: variant.clone(),
+                        players: names.clone(),
+                        plan: TablePlan {
+                            format: *format,
+                            rules: rules.clone(),
+                            profiles: players.iter().map(|p| p.profile.clone()).collect(),
+                            games,
+                            rotate: duplicate,
+                            seed: self.seed,
+                        },
+                    });
+                }
+                (
+                    names,
+                    players.iter().map(|p| p.profile.to_string()).collect(),
+                    StudyKind::Match,
+                    None,
+                )
+            }
             Layout::Pairs { players, pairing } => {
                 let mut players: Vec<Player> = players
                     .iter()
@@ -331,6 +390,7 @@ impl JobRequest {
         };
         Ok(JobSpec {
             rows,
+            tables,
             study,
             manifest,
             dir,
@@ -378,6 +438,64 @@ fn anchor_name(
                 names.join(", ")
             ))
         })
+}
+
+/// Resolves the players of a three-player or partnership table: three, or
+/// four for two partnerships; built-in strategies only; whole games. Names
+/// given more than once (`greedy` three times) get `#2`, `#3` so their rows
+/// differ.
+fn table_players(
+    format: Format,
+    given: &[(String, String)],
+    work: &Work,
+    resolve: &Resolve<'_>,
+) -> Result<Vec<Player>, JobError> {
+    let what = match format {
+        Format::Three => "a three-player game",
+        Format::Partnership => "a partnership game",
+    };
+    if given.len() != format.players() {
+        return Err(JobError::Input(format!(
+            "{what} takes {} players, {} given",
+            format.players(),
+            given.len()
+        )));
+    }
+    match work {
+        Work::Games(_) => {}
+        Work::Hands(_) => {
+            return Err(JobError::Input(format!(
+                "--hands: {what} is played in whole games (its hands depend on who won the last); give --games"
+            )));
+        }
+        Work::Decks { .. } => {
+            return Err(JobError::Input(format!(
+                "--decks: {what} is played in whole games dealt from the seed; give --games"
+            )));
+        }
+    }
+    let mut players: Vec<Player> = given
+        .iter()
+        .map(|(spec, who)| resolve(spec, who))
+        .collect::<Result<_, _>>()?;
+    if let Some((p, (spec, _))) = players
+        .iter()
+        .zip(given)
+        .find(|(p, _)| matches!(p.profile, Profile::External(_)))
+    {
+        return Err(JobError::Input(format!(
+            "{}: external bots play two-player games only (the protocol of docs/PROTOCOL.md has two seats); {what} takes built-in strategies or profiles",
+            if p.name.is_empty() { spec } else { &p.name }
+        )));
+    }
+    let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+    for (i, player) in players.iter_mut().enumerate() {
+        let earlier = names[..i].iter().filter(|n| **n == names[i]).count();
+        if earlier > 0 {
+            player.name = format!("{}#{}", names[i], earlier + 1);
+        }
+    }
+    Ok(players)
 }
 
 /// Refuses rows whose result files would have one name (two rows of one

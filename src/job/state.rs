@@ -8,9 +8,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::report::write_atomic;
-use crate::sim::{Plan, Tallies, Work};
+use crate::sim::{Format, Plan, TableTallies, Tallies, Work};
 
-use super::{JobError, Row};
+use super::{JobError, Row, TableRow};
 
 /// `K/N`: which slice of the deals this process plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,6 +117,20 @@ pub(super) struct State {
     /// otherwise, so earlier folders keep their bytes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub anchor: Option<String>,
+    /// Three-player or partnership rows (absent for two-player jobs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<TableRowState>,
+}
+
+/// What a three-player or partnership row has covered.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) struct TableRowState {
+    pub variant: String,
+    pub format: Format,
+    pub players: Vec<String>,
+    pub seed: u64,
+    pub covered: Vec<Range<u64>>,
+    pub tallies: TableTallies,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -132,6 +146,7 @@ impl State {
     /// The empty state of `rows`.
     pub fn new(
         rows: &[Row],
+        tables: &[TableRow],
         study: &StudyKind,
         anchor: Option<String>,
         fingerprint: String,
@@ -152,6 +167,17 @@ impl State {
                 .collect(),
             study: study.clone(),
             anchor,
+            tables: tables
+                .iter()
+                .map(|r| TableRowState {
+                    variant: r.variant.clone(),
+                    format: r.plan.format,
+                    players: r.players.clone(),
+                    seed: r.plan.seed,
+                    covered: Vec::new(),
+                    tallies: TableTallies::new(r.plan.format),
+                })
+                .collect(),
         }
     }
 
@@ -160,8 +186,48 @@ impl State {
         self.rows
             .iter()
             .flat_map(|r| &r.covered)
+            .chain(self.tables.iter().flat_map(|r| &r.covered))
             .map(|c| c.end - c.start)
             .sum()
+    }
+}
+
+/// The deals of `covered` if it is `slice` or, unless `finished`, a start
+/// of it; else why not.
+fn covered_of(covered: &[Range<u64>], slice: &Range<u64>, finished: bool) -> Result<u64, String> {
+    let n = match covered {
+        [] => 0,
+        [only] if only.start == slice.start && only.end <= slice.end => only.end - only.start,
+        _ => {
+            return Err(format!(
+                "it claims deals {covered:?}, which are not its slice {slice:?} of the run"
+            ));
+        }
+    };
+    if finished && n != slice.end - slice.start {
+        return Err(format!("it covers {n} deals of its slice {slice:?}"));
+    }
+    Ok(n)
+}
+
+/// The message for a damaged row `row` of the state file `path`.
+fn damaged(path: &Path, row: &str, why: &str) -> JobError {
+    JobError::Input(format!(
+        "{}: row `{row}`: {why}; the file was edited or damaged (remove the folder and run again)",
+        path.display()
+    ))
+}
+
+impl TableRowState {
+    /// As [`RowState::check`], for a table row.
+    pub fn check(&self, path: &Path, slice: &Range<u64>, finished: bool) -> Result<(), JobError> {
+        let row = format!("{} {}", self.variant, self.players.join(" "));
+        let covered =
+            covered_of(&self.covered, slice, finished).map_err(|why| damaged(path, &row, &why))?;
+        match self.tallies.inconsistency(covered, self.format) {
+            None => Ok(()),
+            Some(why) => Err(damaged(path, &row, why)),
+        }
     }
 }
 
@@ -170,40 +236,26 @@ impl RowState {
     /// `slice` exactly (`finished`), or a start of it (a checkpoint); and
     /// its tallies against the deals covered.
     pub fn check(&self, path: &Path, slice: &Range<u64>, finished: bool) -> Result<(), JobError> {
-        let bad = |why: &str| {
-            JobError::Input(format!(
-                "{}: row `{} {} vs {}`: {why}; the file was edited or damaged (remove the folder and run again)",
-                path.display(),
-                self.variant,
-                self.players[0],
-                self.players[1]
-            ))
-        };
-        let covered: u64 = match self.covered.as_slice() {
-            [] => 0,
-            [only] if only.start == slice.start && only.end <= slice.end => only.end - only.start,
-            _ => {
-                return Err(bad(&format!(
-                    "it claims deals {:?}, which are not its slice {slice:?} of the run",
-                    self.covered
-                )));
-            }
-        };
-        if finished && covered != slice.end - slice.start {
-            return Err(bad(&format!(
-                "it covers {covered} deals of its slice {slice:?}"
-            )));
-        }
+        let row = format!(
+            "{} {} vs {}",
+            self.variant, self.players[0], self.players[1]
+        );
+        let covered =
+            covered_of(&self.covered, slice, finished).map_err(|why| damaged(path, &row, &why))?;
         match self.tallies.inconsistency(covered) {
             None => Ok(()),
-            Some(why) => Err(bad(why)),
+            Some(why) => Err(damaged(path, &row, why)),
         }
     }
 }
 
 /// The fingerprint of a job: seed, profiles, rules, amount and duplicate of
 /// every row, in order, and the stopping rule if any.
-pub(super) fn fingerprint(rows: &[Row], stop: Option<&crate::stats::Sprt>) -> String {
+pub(super) fn fingerprint(
+    rows: &[Row],
+    tables: &[TableRow],
+    stop: Option<&crate::stats::Sprt>,
+) -> String {
     let mut text: String = rows
         .iter()
         .map(|r| {
@@ -219,6 +271,20 @@ pub(super) fn fingerprint(rows: &[Row], stop: Option<&crate::stats::Sprt>) -> St
             )
         })
         .collect();
+    for r in tables {
+        let p = &r.plan;
+        let profiles: Vec<String> = p.profiles.iter().map(ToString::to_string).collect();
+        text.push_str(&format!(
+            "{} | {} | {} | games={} | rotate={} | seed={}\n{}",
+            r.variant,
+            p.format.name(),
+            profiles.join(" | "),
+            p.games,
+            p.rotate,
+            p.seed,
+            p.rules.to_toml()
+        ));
+    }
     if let Some(sprt) = stop {
         text.push_str(&format!(
             "sprt elo0={} elo1={} alpha={} beta={}\n",

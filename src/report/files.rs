@@ -169,8 +169,9 @@ impl Write for AtomicFile {
 /// left from an earlier run into the same folder is stale).
 #[must_use]
 pub fn is_result_file(name: &str) -> bool {
-    const FIXED: [&str; 11] = [
+    const FIXED: [&str; 12] = [
         "summary.csv",
+        "seats.csv",
         "distribution.csv",
         "tallies.json",
         MANIFEST,

@@ -13,6 +13,7 @@
 pub mod chart;
 mod files;
 mod json;
+mod multi;
 mod ratings;
 mod status;
 mod study;
@@ -28,6 +29,7 @@ pub use ratings::{
     ratings_table,
 };
 pub use status::status_line;
+pub use multi::{SideRow, side_names, side_rows, side_table, table_header, tables_report};
 pub use study::{
     BalanceRow, Objective, RowTallies, StudyRows, SweepRow, balance_chart, balance_rows,
     chart_names, histograms, sweep_chart, sweep_rows,

@@ -14,6 +14,7 @@
 //!   record through the engine and checks it.
 
 mod record;
+mod table;
 mod tally;
 
 use std::io::Write;
@@ -35,6 +36,7 @@ pub use record::{
     Forfeit, GameRecord, Labels, Mode, Player, RecordCheck, RecordTarget, RecordedHand, Replay,
     ReplayError, Seats, VERSION as RECORD_VERSION, replay,
 };
+pub use table::{Format, SideTally, TablePlan, TableTallies};
 pub use tally::Tallies;
 
 // The seeds live on the ground floor (`crate::seed`); re-exported here,
@@ -257,33 +259,13 @@ impl Plan {
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Tallies, RunError> {
-        let pool = pool(threads)?;
-        let done = AtomicU64::new(0);
-        let deals = range.end.saturating_sub(range.start);
-        let chunk_len = chunk_size(deals, pool.current_num_threads());
-        let chunks = deals.div_ceil(chunk_len);
-        // Merging is exact, so the reduction order does not matter; of two
-        // errors the lower deal index wins, so the error is deterministic too.
-        pool.install(|| {
-            (0..chunks)
-                .into_par_iter()
-                .map(|chunk| {
-                    self.play_chunk(&range, chunk * chunk_len, chunk_len, None, &done, progress)
-                        .map(|(tallies, _)| tallies)
-                })
-                .reduce(
-                    || Ok(Tallies::default()),
-                    |x, y| match (x, y) {
-                        (Ok(mut x), Ok(y)) => {
-                            x.merge(&y);
-                            Ok(x)
-                        }
-                        (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
-                        (Err(e), Err(f)) => Err(if e.0 <= f.0 { e } else { f }),
-                    },
-                )
-        })
-        .map_err(|(_, e)| RunError::Engine(e))
+        run_chunks(
+            range,
+            threads,
+            progress,
+            |index, tallies: &mut Tallies| self.play_deal(index, tallies),
+            Tallies::merge,
+        )
     }
 
     /// [`Plan::run`], also writing one [record](GameRecord) line per game
@@ -359,6 +341,57 @@ impl Plan {
         progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
         Ok((tallies, lines))
     }
+}
+
+/// Plays deals `range` on `threads` threads (0: one per core) in chunks,
+/// each into a fresh `T` by `play(deal, tallies)` (generic, so the
+/// runner's deal loop inlines as it did before it was shared), and merges
+/// the chunks
+/// with `merge`, calling `progress` with the deals done so far. Merging must
+/// be exact (integer tallies), so the reduction order does not matter; of
+/// two errors the lower deal index wins, so the error is deterministic too.
+pub(crate) fn run_chunks<T, F>(
+    range: Range<u64>,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    play: F,
+    merge: fn(&mut T, &T),
+) -> Result<T, RunError>
+where
+    T: Default + Send,
+    F: Fn(u64, &mut T) -> Result<(), EngineError> + Sync,
+{
+    let pool = pool(threads)?;
+    let done = AtomicU64::new(0);
+    let deals = range.end.saturating_sub(range.start);
+    let chunk_len = chunk_size(deals, pool.current_num_threads());
+    let chunks = deals.div_ceil(chunk_len);
+    pool.install(|| {
+        (0..chunks)
+            .into_par_iter()
+            .map(|chunk| {
+                let start = range.start + chunk * chunk_len;
+                let end = (start + chunk_len).min(range.end);
+                let mut tallies = T::default();
+                for index in start..end {
+                    play(index, &mut tallies).map_err(|e| (index, e))?;
+                }
+                progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
+                Ok(tallies)
+            })
+            .reduce(
+                || Ok(T::default()),
+                |x: Result<T, (u64, EngineError)>, y| match (x, y) {
+                    (Ok(mut x), Ok(y)) => {
+                        merge(&mut x, &y);
+                        Ok(x)
+                    }
+                    (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+                    (Err(e), Err(f)) => Err(if e.0 <= f.0 { e } else { f }),
+                },
+            )
+    })
+    .map_err(|(_, e)| RunError::Engine(e))
 }
 
 /// A pool of `threads` threads (0: one per core).

@@ -1,0 +1,454 @@
+//! The runner for three players and two partnerships (RULES.md "More than
+//! two players"): whole games of [`play_three`] and [`play_partnership`],
+//! with seat rotation, in mergeable integer tallies.
+//!
+//! - Deal `i` is one shuffled sequence of decks and one first dealer, from
+//!   `seed_for(seed, i, Deal)` as in two-player games. With rotation it is
+//!   played once per rotation (3 for three players, 4 for partnerships),
+//!   each time with every player moved one seat on, so every player sits
+//!   in every seat of the deal once: the multi-player analogue of
+//!   duplicate deals. The games of a deal are one scoring unit.
+//! - Player `p`'s strategy is built from `seed_for(seed, i, Stream::player(p))`
+//!   whatever seat it sits in, as a two-player duplicate pair does.
+//! - Tallies are kept per *side* (each player of a three-player game, each
+//!   team of a partnership game) and per *position* (the seat relative to
+//!   the first dealer), so a study of one strategy against itself reads the
+//!   seats' balance from the positions.
+
+use std::ops::Range;
+
+use crate::engine::{EngineError, Strategy, TableHand, play_partnership, play_three, team_of};
+use crate::rules::Rules;
+use crate::stats::Moments;
+use crate::strategy::Profile;
+
+use super::{RunError, Stream, deal_rng, run_chunks, seed_for};
+
+/// A multi-player format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Three players, the dealer sitting out.
+    Three,
+    /// Four players in two partnerships.
+    Partnership,
+}
+
+impl Format {
+    /// The name in specs and CSV files.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Three => "three",
+            Format::Partnership => "partnership",
+        }
+    }
+
+    /// Players at the table.
+    #[must_use]
+    pub fn players(self) -> usize {
+        match self {
+            Format::Three => 3,
+            Format::Partnership => 4,
+        }
+    }
+
+    /// Sides that score: players (three) or teams (partnership).
+    #[must_use]
+    pub fn sides(self) -> usize {
+        match self {
+            Format::Three => 3,
+            Format::Partnership => 2,
+        }
+    }
+
+    /// The side of player `p` (players are given team by team: A and B
+    /// against C and D).
+    #[must_use]
+    pub fn side_of(self, p: usize) -> usize {
+        match self {
+            Format::Three => p,
+            Format::Partnership => p / 2,
+        }
+    }
+
+    /// The positions' names, relative to the first dealer (`seats.csv`).
+    #[must_use]
+    pub fn positions(self) -> &'static [&'static str] {
+        match self {
+            Format::Three => &["first_dealer", "first_upcard", "second_upcard"],
+            Format::Partnership => &["first_dealing_team", "first_upcard_team"],
+        }
+    }
+
+    /// Games per deal with rotation: every player in every seat once.
+    #[must_use]
+    pub fn rotations(self) -> u64 {
+        self.players() as u64
+    }
+
+    /// The player in engine seat `seat` in rotation `r`. Partnership seats
+    /// 0 and 2 are one team, 1 and 3 the other; the players sit
+    /// A, C, B, D from seat 0 and move one seat on per rotation, which keeps
+    /// the teams together and swaps which seats they hold.
+    #[must_use]
+    pub fn seated(self, seat: usize, r: u64) -> usize {
+        const TEAMS: [usize; 4] = [0, 2, 1, 3];
+        let n = self.players();
+        let at = (seat + r as usize) % n;
+        match self {
+            Format::Three => at,
+            Format::Partnership => TEAMS[at],
+        }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Format, String> {
+        match text {
+            "three" => Ok(Format::Three),
+            "partnership" => Ok(Format::Partnership),
+            _ => Err(format!(
+                "`{}`: the formats are \"three\" (three players, the dealer sits out) and \"partnership\" (two teams of two)",
+                crate::echo::echo(text)
+            )),
+        }
+    }
+}
+
+/// A multi-player run: who plays, under which rules, how many games.
+#[derive(Clone, Debug)]
+pub struct TablePlan {
+    /// The format.
+    pub format: Format,
+    /// The rules of every hand.
+    pub rules: Rules,
+    /// The players: three, or four given team by team (A, B against C, D).
+    pub profiles: Vec<Profile>,
+    /// Games to play (rounded up to whole deals with rotation).
+    pub games: u64,
+    /// Play every deal once per rotation (every player in every seat).
+    pub rotate: bool,
+    /// The master seed.
+    pub seed: u64,
+}
+
+/// What one side (a player or team) or one position scored.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SideTally {
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Per game: the final score (three players: hand points plus the game
+    /// and box bonuses; partnership: the team's points).
+    pub score: Moments,
+    /// Per scoring unit (a deal): the games won in it.
+    pub unit_wins: Moments,
+    /// Per scoring unit: the final scores summed over its games.
+    pub unit_score: Moments,
+    /// Hands played at a table (a team plays two per round).
+    pub hands: u64,
+    /// Hands won.
+    pub hands_won: u64,
+    /// Hand points won (before a partnership round nets the two tables).
+    pub hand_points: u64,
+    /// Hands dealt (for three players, the hands sat out).
+    pub dealt: u64,
+}
+
+impl SideTally {
+    fn merge(&mut self, other: &SideTally) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.score.merge(&other.score);
+        self.unit_wins.merge(&other.unit_wins);
+        self.unit_score.merge(&other.unit_score);
+        self.hands += other.hands;
+        self.hands_won += other.hands_won;
+        self.hand_points += other.hand_points;
+        self.dealt += other.dealt;
+    }
+
+    fn add_hand(&mut self, winner: Option<(bool, u32)>) {
+        self.hands += 1;
+        if let Some((true, points)) = winner {
+            self.hands_won += 1;
+            self.hand_points += u64::from(points);
+        }
+    }
+}
+
+/// Everything a multi-player run counts, in integers, so merging is exact.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TableTallies {
+    /// Games per scoring unit (the rotations, or 1).
+    pub unit_size: u64,
+    /// Games played.
+    pub games: u64,
+    /// Hands dealt at every table, void ones included.
+    pub hands: u64,
+    /// Void or scoreless hands.
+    pub voids: u64,
+    /// Partnership rounds played (0 for three players).
+    pub rounds: u64,
+    /// Per side: player (three) or team (partnership), in the order given.
+    pub sides: Vec<SideTally>,
+    /// Per position relative to the first dealer ([`Format::positions`]).
+    pub positions: Vec<SideTally>,
+}
+
+impl TableTallies {
+    /// Empty tallies for `format`.
+    #[must_use]
+    pub fn new(format: Format) -> TableTallies {
+        TableTallies {
+            sides: vec![SideTally::default(); format.sides()],
+            positions: vec![SideTally::default(); format.sides()],
+            ..TableTallies::default()
+        }
+    }
+
+    /// Adds another tally (exact; order does not matter).
+    pub fn merge(&mut self, other: &TableTallies) {
+        self.unit_size = self.unit_size.max(other.unit_size);
+        self.games += other.games;
+        self.hands += other.hands;
+        self.voids += other.voids;
+        self.rounds += other.rounds;
+        for (mine, theirs) in [
+            (&mut self.sides, &other.sides),
+            (&mut self.positions, &other.positions),
+        ] {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), SideTally::default());
+            }
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                m.merge(t);
+            }
+        }
+    }
+
+    /// The first identity an honest tally of `deals` deals breaks, or
+    /// `None` (a state file edited by hand breaks them; `merge` and
+    /// `--resume` check them).
+    #[must_use]
+    pub fn inconsistency(&self, deals: u64, format: Format) -> Option<&'static str> {
+        let n = format.sides();
+        let wide = |f: &dyn Fn(&SideTally) -> u64, of: &[SideTally]| {
+            of.iter().map(|s| u128::from(f(s))).sum::<u128>()
+        };
+        let (games, hands) = (u128::from(self.games), u128::from(self.hands));
+        let groups = [&self.sides, &self.positions];
+        let checks = [
+            (
+                groups.iter().all(|g| g.len() == n),
+                "it does not have one tally per side and position",
+            ),
+            (
+                u128::from(self.unit_size) * u128::from(deals) == games
+                    && groups.iter().all(|g| {
+                        g.iter().all(|s| {
+                            s.games == self.games
+                                && s.score.n == self.games
+                                && s.unit_wins.n == deals
+                                && s.unit_score.n == deals
+                        })
+                    }),
+                "the games are not one unit of rotations per deal covered",
+            ),
+            (
+                groups.iter().all(|g| wide(&|s| s.wins, g) == games),
+                "the games won do not add up to the games",
+            ),
+            (
+                groups.iter().all(|g| {
+                    wide(&|s| s.hands_won, g) + u128::from(self.voids) == hands
+                        && wide(&|s| s.dealt, g) == hands
+                        && wide(&|s| s.hands, g) == 2 * hands
+                }),
+                "the hands won, dealt and played do not add up to the hands",
+            ),
+        ];
+        checks.iter().find(|(ok, _)| !ok).map(|(_, why)| *why)
+    }
+}
+
+impl TablePlan {
+    /// Games per deal: the rotations, or 1.
+    #[must_use]
+    pub fn unit_size(&self) -> u64 {
+        if self.rotate {
+            self.format.rotations()
+        } else {
+            1
+        }
+    }
+
+    /// The number of deals: the games asked for over the games per deal,
+    /// rounded up.
+    #[must_use]
+    pub fn deals(&self) -> u64 {
+        self.games.div_ceil(self.unit_size())
+    }
+
+    /// Plays deal `index` (one game per rotation) into `tallies`.
+    ///
+    /// # Errors
+    /// An illegal action, inconsistent rules, or an endless game.
+    pub fn play_deal(&self, index: u64, tallies: &mut TableTallies) -> Result<(), EngineError> {
+        let format = self.format;
+        if tallies.sides.is_empty() {
+            *tallies = TableTallies::new(format);
+        }
+        let n = format.sides();
+        // Per side, then per position: games won and scores over the unit.
+        let mut unit = [vec![(0i64, 0i64); n], vec![(0i64, 0i64); n]];
+        for r in 0..self.unit_size() {
+            // Engine seat → player.
+            let seated: Vec<usize> = (0..format.players())
+                .map(|seat| format.seated(seat, r))
+                .collect();
+            let game = self.play_game(&seated, index, tallies)?;
+            tallies.games += 1;
+            // An engine side is a seat (three) or an engine team (seat % 2).
+            for (es, &score) in game.scores.iter().enumerate() {
+                let keys = [
+                    format.side_of(seated[es]),
+                    position_of(format, es, game.first_dealer),
+                ];
+                let won = game.winner == es;
+                for ((group, sums), key) in [&mut tallies.sides, &mut tallies.positions]
+                    .into_iter()
+                    .zip(&mut unit)
+                    .zip(keys)
+                {
+                    let t = &mut group[key];
+                    t.games += 1;
+                    t.wins += u64::from(won);
+                    t.score.add(i64::from(score));
+                    sums[key].0 += i64::from(won);
+                    sums[key].1 += i64::from(score);
+                }
+            }
+        }
+        tallies.unit_size = self.unit_size();
+        for (group, sums) in [&mut tallies.sides, &mut tallies.positions]
+            .into_iter()
+            .zip(&unit)
+        {
+            for (t, &(wins, score)) in group.iter_mut().zip(sums) {
+                t.unit_wins.add(wins);
+                t.unit_score.add(score);
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays deal `index`'s game with player `seated[s]` in engine seat
+    /// `s`, adding its hands to `tallies`.
+    fn play_game(
+        &self,
+        seated: &[usize],
+        index: u64,
+        tallies: &mut TableTallies,
+    ) -> Result<GameEnd, EngineError> {
+        let format = self.format;
+        let mut seats: Vec<Box<dyn Strategy>> = seated
+            .iter()
+            .map(|&p| self.profiles[p].build(seed_for(self.seed, index, Stream::player(p))))
+            .collect();
+        let side_of_seat: Vec<usize> = seated.iter().map(|&p| format.side_of(p)).collect();
+        let mut rng = deal_rng(self.seed, index);
+        let mut first_dealer = None;
+        let mut on_table = |h: &TableHand| {
+            let first = *first_dealer.get_or_insert(h.dealer);
+            tallies.hands += 1;
+            if h.winner.is_none() {
+                tallies.voids += 1;
+            }
+            let side = |seat: usize| side_of_seat[seat];
+            let position = |seat: usize| position_of(format, seat, first);
+            for (group, key) in [
+                (&mut tallies.sides, &side as &dyn Fn(usize) -> usize),
+                (&mut tallies.positions, &position),
+            ] {
+                group[key(h.dealer)].dealt += 1;
+                for &seat in &h.players {
+                    group[key(seat)].add_hand(h.winner.map(|(w, p)| (w == seat, p)));
+                }
+            }
+        };
+        let (scores, winner) = match &mut seats[..] {
+            [a, b, c] => {
+                let mut players: [&mut dyn Strategy; 3] = [a.as_mut(), b.as_mut(), c.as_mut()];
+                let result = play_three(&self.rules, &mut players, &mut rng, |h| on_table(h))?;
+                (result.final_scores.to_vec(), result.winner)
+            }
+            [a, b, c, d] => {
+                let mut players: [&mut dyn Strategy; 4] =
+                    [a.as_mut(), b.as_mut(), c.as_mut(), d.as_mut()];
+                let mut rounds = 0;
+                let result = play_partnership(&self.rules, &mut players, &mut rng, |_, tables| {
+                    rounds += 1;
+                    tables.iter().for_each(&mut on_table);
+                })?;
+                tallies.rounds += rounds;
+                (result.team_points.to_vec(), result.winner)
+            }
+            _ => unreachable!("a format seats three or four players"),
+        };
+        Ok(GameEnd {
+            scores,
+            winner,
+            first_dealer: first_dealer.unwrap_or(0),
+        })
+    }
+
+    /// Plays deals `range` on `threads` threads (0: one per core), calling
+    /// `progress` with the deals done so far.
+    ///
+    /// # Errors
+    /// The engine error of the lowest failing deal, or threads that cannot
+    /// be started.
+    pub fn run(
+        &self,
+        range: Range<u64>,
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<TableTallies, RunError> {
+        let mut tallies = run_chunks(
+            range,
+            threads,
+            progress,
+            |index, tallies: &mut TableTallies| self.play_deal(index, tallies),
+            TableTallies::merge,
+        )?;
+        if tallies.sides.is_empty() {
+            tallies = TableTallies::new(self.format);
+        }
+        Ok(tallies)
+    }
+}
+
+/// A game's end by engine side (seat for three players, team for
+/// partnerships).
+struct GameEnd {
+    /// Final scores by engine side.
+    scores: Vec<u32>,
+    /// The winning engine side.
+    winner: usize,
+    /// The engine seat of the first hand's dealer.
+    first_dealer: usize,
+}
+
+/// The position of engine seat (three) or engine team (partnership, any
+/// seat of it) `seat` relative to the first dealer's seat `first`.
+fn position_of(format: Format, seat: usize, first: usize) -> usize {
+    match format {
+        Format::Three => (seat + 3 - first) % 3,
+        Format::Partnership => (team_of(seat) + 2 - team_of(first)) % 2,
+    }
+}
