@@ -1833,7 +1833,33 @@ fn merge_and_resume_refuse_edited_state() {
     std::fs::write(&path, &honest).unwrap();
     std::fs::write(&manifest, honest_manifest.replace(&digest, "")).unwrap();
     merge("records no digest of tallies.json");
-    std::fs::write(&manifest, &honest_manifest).unwrap();
+    edit(
+        &|s| s["rows"][0]["tallies"]["units"]["gins"]["x"] = 1000.into(),
+        true,
+    );
+    merge("the per-unit figures do not add up to the totals");
+    // A state file of format 1 (no version, no per-unit sums, no digest in
+    // its manifest) is refused by merge and by --resume, asking for a new
+    // run.
+    let old_format = |s: &mut serde_json::Value| {
+        let state = s.as_object_mut().unwrap();
+        state.remove("version");
+        for row in state["rows"].as_array_mut().unwrap() {
+            row["tallies"].as_object_mut().unwrap().remove("units");
+        }
+    };
+    let refusal = "tallies format 1 from an older ginlab; this one reads format 2";
+    edit(&old_format, false);
+    std::fs::write(&manifest, honest_manifest.replace(&digest, "")).unwrap();
+    merge(refusal);
+    merge("cannot be merged or resumed: run the job again");
+    std::fs::rename(&path, shards[1].join("checkpoint.json")).unwrap();
+    let output = match_into(&shards[1], &["--shard", "2/2", "--resume"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(refusal), "{stderr}");
+    std::fs::remove_file(shards[1].join("checkpoint.json")).unwrap();
+    std::fs::write(&path, &honest).unwrap();
     std::fs::write(&manifest, honest_manifest).unwrap();
     let output = ginlab()
         .args([

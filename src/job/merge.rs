@@ -111,6 +111,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
     }
     let claim = claim_dir(out)?;
     let mut merged = State {
+        version: super::state::STATE_VERSION,
         fingerprint: first.fingerprint.clone(),
         shard: Shard::ALL,
         rows: first

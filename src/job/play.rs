@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::report::{
     AtomicFile, CHECKPOINT, JOURNAL, RatingRow, SideRow, StudyRows, SummaryRow,
-    finish_interrupted_commit,
-    is_result_file,
+    finish_interrupted_commit, is_result_file,
 };
 use crate::sim::{Plan, RecordTarget, RunError, TableTallies, Tallies};
 use crate::stats::{Sprt, SprtDecision};
@@ -379,6 +378,7 @@ pub fn run(
                 )));
             }
             let saved = read_state(checkpoint)?;
+            saved.check_version(checkpoint)?;
             if saved.fingerprint != print || saved.shard != shard {
                 return Err(JobError::Input(format!(
                     "--resume: the checkpoint in {} is from a different run (other players, rules, amount, seed, stopping rule or shard)",

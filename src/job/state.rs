@@ -101,9 +101,17 @@ impl StudyKind {
     }
 }
 
+/// The format of `tallies.json` and `checkpoint.json` this build writes and
+/// reads. 2: the tallies hold every figure per scoring unit (format 1, which
+/// had no `version` field, did not, so its intervals cannot be made).
+pub const STATE_VERSION: u32 = 2;
+
 /// What `tallies.json` and `checkpoint.json` hold.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(super) struct State {
+    /// The format ([`STATE_VERSION`]; 1 when absent).
+    #[serde(default = "format_one")]
+    pub version: u32,
     /// Everything that decides the results; shards and checkpoints must match it.
     pub fingerprint: String,
     /// The shard this state belongs to.
@@ -142,6 +150,10 @@ pub(super) struct RowState {
     pub tallies: Tallies,
 }
 
+fn format_one() -> u32 {
+    1
+}
+
 impl State {
     /// The empty state of `rows`.
     pub fn new(
@@ -153,6 +165,7 @@ impl State {
         shard: Shard,
     ) -> State {
         State {
+            version: STATE_VERSION,
             fingerprint,
             shard,
             rows: rows
@@ -179,6 +192,24 @@ impl State {
                 })
                 .collect(),
         }
+    }
+
+    /// Refuses a state read from `path` in another format: its tallies
+    /// cannot be added to this build's.
+    pub fn check_version(&self, path: &Path) -> Result<(), JobError> {
+        if self.version == STATE_VERSION {
+            return Ok(());
+        }
+        let age = if self.version < STATE_VERSION {
+            "an older"
+        } else {
+            "a newer"
+        };
+        Err(JobError::Input(format!(
+            "{}: tallies format {} from {age} ginlab; this one reads format {STATE_VERSION} (per-unit figures for the intervals), so these tallies cannot be merged or resumed: run the job again",
+            path.display(),
+            self.version
+        )))
     }
 
     /// Deals covered so far, over all rows.
@@ -393,6 +424,12 @@ pub(super) fn read_finished(dir: &Path, manifest_name: &str) -> Result<(State, S
     let manifest_path = dir.join(manifest_name);
     let manifest = String::from_utf8(read_capped(&manifest_path, MANIFEST_CAP)?)
         .map_err(|_| JobError::Input(format!("{}: not UTF-8 text", manifest_path.display())))?;
+    // A state file of another format is named as such, whatever its digest
+    // (format 1 predates the digest too).
+    let parsed = parse_state(&path, &bytes);
+    if let Ok(state) = &parsed {
+        state.check_version(&path)?;
+    }
     match recorded_digest(&manifest) {
         None => Err(JobError::Input(format!(
             "{}: records no digest of tallies.json (`{DIGEST_KEY}`): not a folder this version of ginlab finished; re-run it",
@@ -403,7 +440,7 @@ pub(super) fn read_finished(dir: &Path, manifest_name: &str) -> Result<(State, S
             path.display(),
             manifest_path.display()
         ))),
-        Some(_) => Ok((parse_state(&path, &bytes)?, manifest)),
+        Some(_) => Ok((parsed?, manifest)),
     }
 }
 

@@ -24,12 +24,12 @@ pub use files::{
     is_result_file, remove_temporary_files, write_atomic,
 };
 pub use json::{SprtJson, json_report};
+pub use multi::{SideRow, side_names, side_rows, side_table, table_header, tables_report};
 pub use ratings::{
     DEFAULT_ANCHOR, RatingRow, anchor_index, crosstable_bytes, rated, rating_rows, ratings_chart,
     ratings_table,
 };
 pub use status::status_line;
-pub use multi::{SideRow, side_names, side_rows, side_table, table_header, tables_report};
 pub use study::{
     BalanceRow, Objective, RowTallies, StudyRows, SweepRow, balance_chart, balance_rows,
     chart_names, histograms, sweep_chart, sweep_rows,
@@ -42,7 +42,7 @@ pub use table::{
 use serde::Serialize;
 
 use crate::sim::Tallies;
-use crate::stats::{Z95, elo_interval, rate, wilson};
+use crate::stats::{Interval, UnitSums, elo};
 
 /// Rounds to six decimals (and turns −0 into 0): how every float in a CSV
 /// file is written, so files are stable to the byte.
@@ -52,11 +52,51 @@ pub fn r6(x: f64) -> f64 {
     if y == 0.0 { 0.0 } else { y }
 }
 
-/// A rate and its 95 % Wilson interval, each rounded as in a CSV file.
+/// A rate and its 95 % Wilson interval over independent trials, each
+/// rounded as in a CSV file: for the multi-player tables, whose tallies
+/// keep no per-unit sums yet (the two-player figures use [`unit_rate`]).
 #[must_use]
 pub fn wilson_rate(k: u64, n: u64) -> (f64, f64, f64) {
-    let (lo, hi) = wilson(k, n, Z95);
-    (r6(rate(k, n)), r6(lo), r6(hi))
+    let (lo, hi) = crate::stats::wilson(k, n, crate::stats::Z95);
+    (r6(crate::stats::rate(k, n)), r6(lo), r6(hi))
+}
+
+/// One end of an interval as a CSV cell: rounded, or empty (`None`) when
+/// the sample is too small for any valid interval.
+pub type End = Option<f64>;
+
+fn ends(interval: Interval, round: fn(f64) -> f64) -> (End, End) {
+    match interval {
+        Some((lo, hi)) => (Some(round(lo)), Some(round(hi))),
+        None => (None, None),
+    }
+}
+
+/// A rate over a run's scoring units and its 95 % interval (see
+/// [`UnitSums::rate_interval`]), rounded as in a CSV file.
+#[must_use]
+pub fn unit_rate(s: &UnitSums) -> (f64, End, End) {
+    let (lo, hi) = ends(s.rate_interval(0.95), r6);
+    (r6(s.value()), lo, hi)
+}
+
+/// A mean over a run's scoring units and its 95 % interval (see
+/// [`UnitSums::mean_interval`]), rounded as in a CSV file.
+#[must_use]
+pub fn unit_mean(s: &UnitSums) -> (f64, End, End) {
+    let (lo, hi) = ends(s.mean_interval(0.95), r6);
+    (r6(s.value()), lo, hi)
+}
+
+/// A's Elo difference from its score over the units, and its 95 %
+/// interval: the score's rate interval mapped through [`elo`]. A score of
+/// 0 or 1 (and an end of its interval there) is clamped to 1e-9 from the
+/// edge, giving ∓3600, so the figure stays finite and inside its interval.
+#[must_use]
+pub fn unit_elo(score: &UnitSums) -> (f64, End, End) {
+    let to_elo = |p: f64| finite(elo(p.clamp(1e-9, 1.0 - 1e-9)));
+    let (lo, hi) = ends(score.rate_interval(0.95), to_elo);
+    (to_elo(score.value()), lo, hi)
 }
 
 /// [`r6`] for a figure that may be infinite (an Elo at the edge): ±9999.
@@ -90,68 +130,68 @@ pub struct SummaryRow {
     pub voids: u64,
     /// A's hands won / hands.
     pub a_hand_win_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub a_hand_win_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub a_hand_win_hi: f64,
+    /// Its 95 % interval, low end.
+    pub a_hand_win_lo: End,
+    /// Its 95 % interval, high end.
+    pub a_hand_win_hi: End,
     /// Mean of A's points minus B's points per hand (void hands count 0).
     pub a_points_per_hand: f64,
-    /// Its 95 % t interval, low end.
-    pub a_points_per_hand_lo: f64,
-    /// Its 95 % t interval, high end.
-    pub a_points_per_hand_hi: f64,
+    /// Its 95 % interval, low end.
+    pub a_points_per_hand_lo: End,
+    /// Its 95 % interval, high end.
+    pub a_points_per_hand_hi: End,
     /// Games won by A.
     pub a_game_wins: u64,
     /// A's games won / games (0 in hands mode).
     pub a_game_win_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub a_game_win_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub a_game_win_hi: f64,
+    /// Its 95 % interval, low end.
+    pub a_game_win_lo: End,
+    /// Its 95 % interval, high end.
+    pub a_game_win_hi: End,
     /// Mean of A's game margin (winner's total minus loser's, negative when B won).
     pub a_margin_per_game: f64,
-    /// Its 95 % t interval, low end.
-    pub a_margin_per_game_lo: f64,
-    /// Its 95 % t interval, high end.
-    pub a_margin_per_game_hi: f64,
+    /// Its 95 % interval, low end.
+    pub a_margin_per_game_lo: End,
+    /// Its 95 % interval, high end.
+    pub a_margin_per_game_hi: End,
     /// Share of decided hands won by the non-dealer.
     pub non_dealer_win_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub non_dealer_win_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub non_dealer_win_hi: f64,
+    /// Its 95 % interval, low end.
+    pub non_dealer_win_lo: End,
+    /// Its 95 % interval, high end.
+    pub non_dealer_win_hi: End,
     /// Gins (big gins included) / hands.
     pub gin_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub gin_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub gin_hi: f64,
+    /// Its 95 % interval, low end.
+    pub gin_lo: End,
+    /// Its 95 % interval, high end.
+    pub gin_hi: End,
     /// Undercuts / hands.
     pub undercut_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub undercut_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub undercut_hi: f64,
+    /// Its 95 % interval, low end.
+    pub undercut_lo: End,
+    /// Its 95 % interval, high end.
+    pub undercut_hi: End,
     /// Knocks won by the knocker (not gin) / hands.
     pub knock_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub knock_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub knock_hi: f64,
+    /// Its 95 % interval, low end.
+    pub knock_lo: End,
+    /// Its 95 % interval, high end.
+    pub knock_hi: End,
     /// Void hands / hands.
     pub void_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub void_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub void_hi: f64,
+    /// Its 95 % interval, low end.
+    pub void_lo: End,
+    /// Its 95 % interval, high end.
+    pub void_hi: End,
     /// Mean turns per hand (both players counted).
     pub mean_turns: f64,
     /// A's Elo difference from its score (per game in games mode, per hand in hands mode).
     pub elo: f64,
-    /// Its 95 % interval (from the pair scores with duplicate deals), low end.
-    pub elo_lo: f64,
+    /// Its 95 % interval, low end.
+    pub elo_lo: End,
     /// Its 95 % interval, high end.
-    pub elo_hi: f64,
+    pub elo_hi: End,
     /// The master seed.
     pub seed: u64,
     /// Games (hands in hands mode) A lost by forfeit: an external bot that
@@ -171,6 +211,15 @@ pub struct SummaryRow {
     /// A's mean score per game or hand, the input of `elo` (terminal only).
     #[serde(skip)]
     pub score: f64,
+    /// B's hands won / hands (terminal only).
+    #[serde(skip)]
+    pub b_hand_win_rate: f64,
+    /// Its 95 % interval, low end (terminal only).
+    #[serde(skip)]
+    pub b_hand_win_lo: End,
+    /// Its 95 % interval, high end (terminal only).
+    #[serde(skip)]
+    pub b_hand_win_hi: End,
 }
 
 impl SummaryRow {
@@ -183,19 +232,19 @@ impl SummaryRow {
         t: &Tallies,
         seed: u64,
     ) -> SummaryRow {
-        let w = wilson_rate;
-        let (a_hand_win_rate, a_hand_win_lo, a_hand_win_hi) = w(t.a_hand_wins, t.hands);
-        let (a_game_win_rate, a_game_win_lo, a_game_win_hi) = w(t.a_game_wins, t.games);
+        let u = &t.units;
+        let (a_hand_win_rate, a_hand_win_lo, a_hand_win_hi) = unit_rate(&u.a_hand_wins);
+        let (a_game_win_rate, a_game_win_lo, a_game_win_hi) = unit_rate(&u.a_game_wins);
         let (non_dealer_win_rate, non_dealer_win_lo, non_dealer_win_hi) =
-            w(t.non_dealer_wins, t.decided());
-        let (gin_rate, gin_lo, gin_hi) = w(t.gins + t.big_gins, t.hands);
-        let (undercut_rate, undercut_lo, undercut_hi) = w(t.undercuts, t.hands);
-        let (knock_rate, knock_lo, knock_hi) = w(t.knocks, t.hands);
-        let (void_rate, void_lo, void_hi) = w(t.voids, t.hands);
-        let (pph, pph_lo, pph_hi) = t.a_net_points.t_interval(0.95);
-        let (mpg, mpg_lo, mpg_hi) = t.a_margin.t_interval(0.95);
-        let (score, se) = t.score();
-        let (elo, elo_lo, elo_hi) = elo_interval(score, se);
+            unit_rate(&u.non_dealer_wins);
+        let (gin_rate, gin_lo, gin_hi) = unit_rate(&u.gins);
+        let (undercut_rate, undercut_lo, undercut_hi) = unit_rate(&u.undercuts);
+        let (knock_rate, knock_lo, knock_hi) = unit_rate(&u.knocks);
+        let (void_rate, void_lo, void_hi) = unit_rate(&u.voids);
+        let (pph, pph_lo, pph_hi) = unit_mean(&u.a_net_points);
+        let (mpg, mpg_lo, mpg_hi) = unit_mean(&u.a_margin);
+        let (elo, elo_lo, elo_hi) = unit_elo(&u.score);
+        let (b_hand_win_rate, b_hand_win_lo, b_hand_win_hi) = unit_rate(&u.b_hand_wins);
         SummaryRow {
             variant: variant.to_owned(),
             player_a: player_a.to_owned(),
@@ -208,16 +257,16 @@ impl SummaryRow {
             a_hand_win_rate,
             a_hand_win_lo,
             a_hand_win_hi,
-            a_points_per_hand: r6(pph),
-            a_points_per_hand_lo: r6(pph_lo),
-            a_points_per_hand_hi: r6(pph_hi),
+            a_points_per_hand: pph,
+            a_points_per_hand_lo: pph_lo,
+            a_points_per_hand_hi: pph_hi,
             a_game_wins: t.a_game_wins,
             a_game_win_rate,
             a_game_win_lo,
             a_game_win_hi,
-            a_margin_per_game: r6(mpg),
-            a_margin_per_game_lo: r6(mpg_lo),
-            a_margin_per_game_hi: r6(mpg_hi),
+            a_margin_per_game: mpg,
+            a_margin_per_game_lo: mpg_lo,
+            a_margin_per_game_hi: mpg_hi,
             non_dealer_win_rate,
             non_dealer_win_lo,
             non_dealer_win_hi,
@@ -234,16 +283,19 @@ impl SummaryRow {
             void_lo,
             void_hi,
             mean_turns: r6(t.turns.mean()),
-            elo: finite(elo),
-            elo_lo: finite(elo_lo),
-            elo_hi: finite(elo_hi),
+            elo,
+            elo_lo,
+            elo_hi,
             seed,
             a_forfeits: t.a_forfeits,
             b_forfeits: t.b_forfeits,
             non_dealer_wins: t.non_dealer_wins,
             big_gins: t.big_gins,
             ties: t.ties,
-            score,
+            score: u.score.value(),
+            b_hand_win_rate,
+            b_hand_win_lo,
+            b_hand_win_hi,
         }
     }
 }

@@ -179,9 +179,9 @@ pub fn side_table(rows: &[SideRow], what: &str) -> String {
                 &r.variant,
                 &r.side,
                 &r.games.to_string(),
-                &percent(r.win_rate, r.win_lo, r.win_hi),
-                &mean(r.score_per_game, r.score_lo, r.score_hi, 1),
-                &percent(r.hand_win_rate, r.hand_win_lo, r.hand_win_hi),
+                &percent(r.win_rate, Some(r.win_lo), Some(r.win_hi)),
+                &mean(r.score_per_game, Some(r.score_lo), Some(r.score_hi), 1),
+                &percent(r.hand_win_rate, Some(r.hand_win_lo), Some(r.hand_win_hi)),
                 &r.dealt.to_string(),
             ],
         );

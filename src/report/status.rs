@@ -40,12 +40,7 @@ pub fn status_line(
     let elo = if t.unit_scores.n == 0 {
         "-".to_owned()
     } else {
-        format!(
-            "{} [{}, {}]",
-            signed(row.elo, 1),
-            signed(row.elo_lo, 1),
-            signed(row.elo_hi, 1)
-        )
+        super::signed_interval(row.elo, row.elo_lo, row.elo_hi, 1)
     };
     let mut line = format!(
         "{variant} {} v {}: {record}, Elo {elo}",

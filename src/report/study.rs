@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::chart::{Point, RowSeries, Series, histogram, interval_rows, line_chart};
-use super::{finite, r6, wilson_rate};
+use super::{End, r6, unit_elo, unit_mean, unit_rate};
 use crate::sim::Tallies;
 
 /// One row's names and tallies: what the study tables are made from.
@@ -61,16 +61,16 @@ impl Objective {
     /// The chart's y label.
     fn label(self, strategy: &str, unit: &str) -> String {
         match self {
-            Objective::Games => format!("share of games won by {strategy} (95 % Wilson)"),
-            Objective::Hands => format!("share of hands won by {strategy} (95 % Wilson)"),
-            Objective::Points => format!("{strategy}'s net points per hand (95 % t)"),
+            Objective::Games => format!("share of games won by {strategy} (95 %)"),
+            Objective::Hands => format!("share of hands won by {strategy} (95 %)"),
+            Objective::Points => format!("{strategy}'s net points per hand (95 %)"),
             Objective::Elo => format!("{strategy}'s Elo per {} (95 %)", unit.trim_end_matches('s')),
         }
     }
 
     /// The figure and its interval in `row`.
     fn of(self, row: &SweepRow) -> (f64, f64, f64) {
-        match self {
+        let (y, lo, hi) = match self {
             Objective::Games => (row.score, row.score_lo, row.score_hi),
             Objective::Hands => (row.hand_win_rate, row.hand_win_lo, row.hand_win_hi),
             Objective::Points => (
@@ -79,7 +79,9 @@ impl Objective {
                 row.a_points_per_hand_hi,
             ),
             Objective::Elo => (row.elo, row.elo_lo, row.elo_hi),
-        }
+        };
+        // No interval (too few units): the point without a bar.
+        (y, lo.unwrap_or(y), hi.unwrap_or(y))
     }
 
     /// Where an even match lies on the chart.
@@ -139,32 +141,32 @@ pub struct SweepRow {
     pub hands: u64,
     /// A's share of games (hands in hands mode) won.
     pub score: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub score_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub score_hi: f64,
+    /// Its 95 % interval, low end.
+    pub score_lo: End,
+    /// Its 95 % interval, high end.
+    pub score_hi: End,
     /// A's mean net points per hand.
     pub a_points_per_hand: f64,
-    /// Its 95 % t interval, low end.
-    pub a_points_per_hand_lo: f64,
-    /// Its 95 % t interval, high end.
-    pub a_points_per_hand_hi: f64,
+    /// Its 95 % interval, low end.
+    pub a_points_per_hand_lo: End,
+    /// Its 95 % interval, high end.
+    pub a_points_per_hand_hi: End,
     /// A's Elo difference.
     pub elo: f64,
     /// Its 95 % interval, low end.
-    pub elo_lo: f64,
+    pub elo_lo: End,
     /// Its 95 % interval, high end.
-    pub elo_hi: f64,
+    pub elo_hi: End,
     /// A's share of hands won (terminal and chart only; `score` in hands
     /// mode).
     #[serde(skip)]
     pub hand_win_rate: f64,
-    /// Its 95 % Wilson interval, low end.
+    /// Its 95 % interval, low end.
     #[serde(skip)]
-    pub hand_win_lo: f64,
-    /// Its 95 % Wilson interval, high end.
+    pub hand_win_lo: End,
+    /// Its 95 % interval, high end.
     #[serde(skip)]
-    pub hand_win_hi: f64,
+    pub hand_win_hi: End,
 }
 
 /// The rows of `sweep.csv`: row `i` has the value `values[i % values.len()]`
@@ -175,16 +177,16 @@ pub fn sweep_rows(param: &str, values: &[String], rows: &[RowTallies<'_>]) -> Ve
         .enumerate()
         .map(|(i, r)| {
             let t = r.tallies;
-            let (wins, n) = if t.games > 0 {
-                (t.a_game_wins, t.games)
+            let u = &t.units;
+            let wins = if t.games > 0 {
+                &u.a_game_wins
             } else {
-                (t.a_hand_wins, t.hands)
+                &u.a_hand_wins
             };
-            let (score, score_lo, score_hi) = wilson_rate(wins, n);
-            let (hand_win_rate, hand_win_lo, hand_win_hi) = wilson_rate(t.a_hand_wins, t.hands);
-            let (pph, pph_lo, pph_hi) = t.a_net_points.t_interval(0.95);
-            let (sc, se) = t.score();
-            let (elo, elo_lo, elo_hi) = crate::stats::elo_interval(sc, se);
+            let (score, score_lo, score_hi) = unit_rate(wins);
+            let (hand_win_rate, hand_win_lo, hand_win_hi) = unit_rate(&u.a_hand_wins);
+            let (pph, pph_lo, pph_hi) = unit_mean(&u.a_net_points);
+            let (elo, elo_lo, elo_hi) = unit_elo(&u.score);
             SweepRow {
                 variant: r.variant.to_owned(),
                 parameter: param.to_owned(),
@@ -196,12 +198,12 @@ pub fn sweep_rows(param: &str, values: &[String], rows: &[RowTallies<'_>]) -> Ve
                 score,
                 score_lo,
                 score_hi,
-                a_points_per_hand: r6(pph),
-                a_points_per_hand_lo: r6(pph_lo),
-                a_points_per_hand_hi: r6(pph_hi),
-                elo: finite(elo),
-                elo_lo: finite(elo_lo),
-                elo_hi: finite(elo_hi),
+                a_points_per_hand: pph,
+                a_points_per_hand_lo: pph_lo,
+                a_points_per_hand_hi: pph_hi,
+                elo,
+                elo_lo,
+                elo_hi,
                 hand_win_rate,
                 hand_win_lo,
                 hand_win_hi,
@@ -256,87 +258,91 @@ pub struct BalanceRow {
     pub games: u64,
     /// Share of decided hands won by the non-dealer.
     pub non_dealer_win_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub non_dealer_win_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub non_dealer_win_hi: f64,
+    /// Its 95 % interval, low end.
+    pub non_dealer_win_lo: End,
+    /// Its 95 % interval, high end.
+    pub non_dealer_win_hi: End,
     /// Gins (big gins included) / hands.
     pub gin_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub gin_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub gin_hi: f64,
+    /// Its 95 % interval, low end.
+    pub gin_lo: End,
+    /// Its 95 % interval, high end.
+    pub gin_hi: End,
     /// Undercuts / hands.
     pub undercut_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub undercut_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub undercut_hi: f64,
+    /// Its 95 % interval, low end.
+    pub undercut_lo: End,
+    /// Its 95 % interval, high end.
+    pub undercut_hi: End,
     /// Knocks won by the knocker / hands.
     pub knock_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub knock_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub knock_hi: f64,
+    /// Its 95 % interval, low end.
+    pub knock_lo: End,
+    /// Its 95 % interval, high end.
+    pub knock_hi: End,
     /// Void hands / hands.
     pub void_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub void_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub void_hi: f64,
+    /// Its 95 % interval, low end.
+    pub void_lo: End,
+    /// Its 95 % interval, high end.
+    pub void_hi: End,
     /// Mean turns per hand.
     pub mean_turns: f64,
-    /// Its 95 % t interval, low end.
-    pub mean_turns_lo: f64,
-    /// Its 95 % t interval, high end.
-    pub mean_turns_hi: f64,
+    /// Its 95 % interval, low end.
+    pub mean_turns_lo: End,
+    /// Its 95 % interval, high end.
+    pub mean_turns_hi: End,
     /// Standard deviation of the hand score (seat A's points won or lost).
     pub hand_score_sd: f64,
     /// Mean points changing hands per decided hand.
     pub mean_points_per_decided_hand: f64,
+    /// Its 95 % interval, low end.
+    pub mean_points_per_decided_hand_lo: End,
+    /// Its 95 % interval, high end.
+    pub mean_points_per_decided_hand_hi: End,
     /// The dealer's expected points per hand (what it scores; 0 in a hand
     /// it does not win).
     pub dealer_points_per_hand: f64,
-    /// Its 95 % t interval, low end.
-    pub dealer_points_per_hand_lo: f64,
-    /// Its 95 % t interval, high end.
-    pub dealer_points_per_hand_hi: f64,
+    /// Its 95 % interval, low end.
+    pub dealer_points_per_hand_lo: End,
+    /// Its 95 % interval, high end.
+    pub dealer_points_per_hand_hi: End,
     /// The non-dealer's expected points per hand.
     pub non_dealer_points_per_hand: f64,
-    /// Its 95 % t interval, low end.
-    pub non_dealer_points_per_hand_lo: f64,
-    /// Its 95 % t interval, high end.
-    pub non_dealer_points_per_hand_hi: f64,
+    /// Its 95 % interval, low end.
+    pub non_dealer_points_per_hand_lo: End,
+    /// Its 95 % interval, high end.
+    pub non_dealer_points_per_hand_hi: End,
     /// The dealer's points minus the non-dealer's per hand: the seat's edge.
     pub dealer_edge_per_hand: f64,
-    /// Its 95 % t interval, low end.
-    pub dealer_edge_per_hand_lo: f64,
-    /// Its 95 % t interval, high end.
-    pub dealer_edge_per_hand_hi: f64,
+    /// Its 95 % interval, low end.
+    pub dealer_edge_per_hand_lo: End,
+    /// Its 95 % interval, high end.
+    pub dealer_edge_per_hand_hi: End,
     /// Gins (big gins included) by the dealer / hands.
     pub dealer_gin_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub dealer_gin_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub dealer_gin_hi: f64,
+    /// Its 95 % interval, low end.
+    pub dealer_gin_lo: End,
+    /// Its 95 % interval, high end.
+    pub dealer_gin_hi: End,
     /// Gins (big gins included) by the non-dealer / hands.
     pub non_dealer_gin_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub non_dealer_gin_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub non_dealer_gin_hi: f64,
+    /// Its 95 % interval, low end.
+    pub non_dealer_gin_lo: End,
+    /// Its 95 % interval, high end.
+    pub non_dealer_gin_hi: End,
     /// Undercuts by the dealer (as the defender) / hands.
     pub dealer_undercut_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub dealer_undercut_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub dealer_undercut_hi: f64,
+    /// Its 95 % interval, low end.
+    pub dealer_undercut_lo: End,
+    /// Its 95 % interval, high end.
+    pub dealer_undercut_hi: End,
     /// Undercuts by the non-dealer / hands.
     pub non_dealer_undercut_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub non_dealer_undercut_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub non_dealer_undercut_hi: f64,
+    /// Its 95 % interval, low end.
+    pub non_dealer_undercut_lo: End,
+    /// Its 95 % interval, high end.
+    pub non_dealer_undercut_hi: End,
 }
 
 /// The rows of `balance.csv`, one per variant.
@@ -345,26 +351,22 @@ pub fn balance_rows(strategy: &str, rows: &[RowTallies<'_>]) -> Vec<BalanceRow> 
     rows.iter()
         .map(|r| {
             let t = r.tallies;
+            let u = &t.units;
             let (non_dealer_win_rate, non_dealer_win_lo, non_dealer_win_hi) =
-                wilson_rate(t.non_dealer_wins, t.decided());
-            let (gin_rate, gin_lo, gin_hi) = wilson_rate(t.gins + t.big_gins, t.hands);
-            let (undercut_rate, undercut_lo, undercut_hi) = wilson_rate(t.undercuts, t.hands);
-            let (knock_rate, knock_lo, knock_hi) = wilson_rate(t.knocks, t.hands);
-            let (void_rate, void_lo, void_hi) = wilson_rate(t.voids, t.hands);
-            let (turns, turns_lo, turns_hi) = t.turns.t_interval(0.95);
-            let points: i64 = t.hand_score.iter().map(|(v, n)| v.abs() * *n as i64).sum();
-            let t95 = |m: &crate::stats::Moments| {
-                let (x, lo, hi) = m.t_interval(0.95);
-                (r6(x), r6(lo), r6(hi))
-            };
-            let dealer = t95(&t.dealer_points);
-            let non_dealer = t95(&t.non_dealer_points);
-            let edge = t95(&t.dealer_net_points());
-            let gins = t.gins + t.big_gins;
-            let dealer_gin = wilson_rate(t.dealer_gins, t.hands);
-            let non_dealer_gin = wilson_rate(gins - t.dealer_gins, t.hands);
-            let dealer_uc = wilson_rate(t.dealer_undercuts, t.hands);
-            let non_dealer_uc = wilson_rate(t.undercuts - t.dealer_undercuts, t.hands);
+                unit_rate(&u.non_dealer_wins);
+            let (gin_rate, gin_lo, gin_hi) = unit_rate(&u.gins);
+            let (undercut_rate, undercut_lo, undercut_hi) = unit_rate(&u.undercuts);
+            let (knock_rate, knock_lo, knock_hi) = unit_rate(&u.knocks);
+            let (void_rate, void_lo, void_hi) = unit_rate(&u.voids);
+            let (turns, turns_lo, turns_hi) = unit_mean(&u.turns);
+            let (points, points_lo, points_hi) = unit_mean(&u.decided_points);
+            let dealer = unit_mean(&u.dealer_points);
+            let non_dealer = unit_mean(&u.non_dealer_points);
+            let edge = unit_mean(&u.dealer_edge);
+            let dealer_gin = unit_rate(&u.dealer_gins);
+            let non_dealer_gin = unit_rate(&u.non_dealer_gins);
+            let dealer_uc = unit_rate(&u.dealer_undercuts);
+            let non_dealer_uc = unit_rate(&u.non_dealer_undercuts);
             BalanceRow {
                 variant: r.variant.to_owned(),
                 strategy: strategy.to_owned(),
@@ -385,11 +387,13 @@ pub fn balance_rows(strategy: &str, rows: &[RowTallies<'_>]) -> Vec<BalanceRow> 
                 void_rate,
                 void_lo,
                 void_hi,
-                mean_turns: r6(turns),
-                mean_turns_lo: r6(turns_lo),
-                mean_turns_hi: r6(turns_hi),
+                mean_turns: turns,
+                mean_turns_lo: turns_lo,
+                mean_turns_hi: turns_hi,
                 hand_score_sd: r6(t.a_net_points.variance().sqrt()),
-                mean_points_per_decided_hand: r6(points as f64 / t.decided().max(1) as f64),
+                mean_points_per_decided_hand: points,
+                mean_points_per_decided_hand_lo: points_lo,
+                mean_points_per_decided_hand_hi: points_hi,
                 dealer_points_per_hand: dealer.0,
                 dealer_points_per_hand_lo: dealer.1,
                 dealer_points_per_hand_hi: dealer.2,
@@ -421,7 +425,7 @@ pub fn balance_rows(strategy: &str, rows: &[RowTallies<'_>]) -> Vec<BalanceRow> 
 #[must_use]
 pub fn balance_chart(rows: &[BalanceRow]) -> String {
     let labels: Vec<String> = rows.iter().map(|r| r.variant.clone()).collect();
-    let seat = |label: &str, pick: fn(&BalanceRow) -> (f64, f64, f64)| RowSeries {
+    let seat = |label: &str, pick: fn(&BalanceRow) -> (f64, End, End)| RowSeries {
         label: label.to_owned(),
         points: rows
             .iter()
@@ -431,8 +435,8 @@ pub fn balance_chart(rows: &[BalanceRow]) -> String {
                 Some(Point {
                     x: i as f64,
                     y,
-                    lo,
-                    hi,
+                    lo: lo.unwrap_or(y),
+                    hi: hi.unwrap_or(y),
                 })
             })
             .collect(),
@@ -456,7 +460,7 @@ pub fn balance_chart(rows: &[BalanceRow]) -> String {
     let strategy = rows.first().map_or("", |r| r.strategy.as_str());
     interval_rows(
         &format!("{strategy} in both seats: points per hand by seat"),
-        "expected points scored per hand (95 % t)",
+        "expected points scored per hand (95 %)",
         &labels,
         &series,
     )

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::{BalanceRow, Objective, SummaryRow, SweepRow};
+use super::{BalanceRow, End, Objective, SummaryRow, SweepRow};
 use crate::stats::{Sprt, SprtDecision};
 
 /// `x` with `places` decimals, never `-0.0`.
@@ -31,42 +31,41 @@ pub fn signed(x: f64, places: usize) -> String {
     }
 }
 
+/// What an interval prints as when the sample is too small for one (its
+/// CSV cells are empty).
+pub const NO_INTERVAL: &str = "[no interval: too few units]";
+
+/// `figure [lo, hi]` with both ends written by `text`, or the figure and
+/// [`NO_INTERVAL`].
+fn with_interval(figure: String, lo: End, hi: End, text: impl Fn(f64) -> String) -> String {
+    match (lo, hi) {
+        (Some(lo), Some(hi)) => format!("{figure} [{}, {}]", text(lo), text(hi)),
+        _ => format!("{figure} {NO_INTERVAL}"),
+    }
+}
+
 /// A rate and its interval in percent: `50.0% [49.9, 50.1]`.
 #[must_use]
-pub fn percent(rate: f64, lo: f64, hi: f64) -> String {
-    format!(
-        "{}% [{}, {}]",
-        fixed(100.0 * rate, 1),
-        fixed(100.0 * lo, 1),
-        fixed(100.0 * hi, 1)
-    )
+pub fn percent(rate: f64, lo: End, hi: End) -> String {
+    let pct = |x: f64| fixed(100.0 * x, 1);
+    with_interval(format!("{}%", pct(rate)), lo, hi, pct)
 }
 
 /// A mean and its interval: `7.82 [7.70, 7.94]`.
 #[must_use]
-pub fn mean(x: f64, lo: f64, hi: f64, places: usize) -> String {
-    format!(
-        "{} [{}, {}]",
-        fixed(x, places),
-        fixed(lo, places),
-        fixed(hi, places)
-    )
+pub fn mean(x: f64, lo: End, hi: End, places: usize) -> String {
+    with_interval(fixed(x, places), lo, hi, |y| fixed(y, places))
 }
 
 /// A signed figure and its interval: `+12.3 [-1.0, +25.6]`.
 #[must_use]
-pub fn signed_interval(x: f64, lo: f64, hi: f64, places: usize) -> String {
-    format!(
-        "{} [{}, {}]",
-        signed(x, places),
-        signed(lo, places),
-        signed(hi, places)
-    )
+pub fn signed_interval(x: f64, lo: End, hi: End, places: usize) -> String {
+    with_interval(signed(x, places), lo, hi, |y| signed(y, places))
 }
 
 /// An Elo and its interval, or `-` when nothing was played (an empty
 /// shard), which has no Elo (its clamped score would print as -3600).
-fn elo_text(hands: u64, elo: f64, lo: f64, hi: f64, places: usize) -> String {
+fn elo_text(hands: u64, elo: f64, lo: End, hi: End, places: usize) -> String {
     if hands == 0 {
         "-".to_owned()
     } else {
@@ -105,14 +104,12 @@ pub fn match_report(r: &SummaryRow, seconds: f64, threads: usize) -> String {
     )
     .unwrap();
     let mut line = |label: &str, text: String| writeln!(out, "{label:<13} {text}").unwrap();
-    let b_rate = crate::stats::rate(r.b_hand_wins, n);
-    let (b_lo, b_hi) = crate::stats::wilson(r.b_hand_wins, n, crate::stats::Z95);
     line(
         "hands won",
         format!(
             "A {}   B {}",
             percent(r.a_hand_win_rate, r.a_hand_win_lo, r.a_hand_win_hi),
-            percent(b_rate, b_lo, b_hi)
+            percent(r.b_hand_win_rate, r.b_hand_win_lo, r.b_hand_win_hi)
         ),
     );
     line(
@@ -162,8 +159,8 @@ pub fn match_report(r: &SummaryRow, seconds: f64, threads: usize) -> String {
                 percent(r.a_game_win_rate, r.a_game_win_lo, r.a_game_win_hi),
                 percent(
                     1.0 - r.a_game_win_rate,
-                    1.0 - r.a_game_win_hi,
-                    1.0 - r.a_game_win_lo
+                    r.a_game_win_hi.map(|hi| 1.0 - hi),
+                    r.a_game_win_lo.map(|lo| 1.0 - lo)
                 )
             ),
         );
@@ -250,11 +247,11 @@ pub fn summary_table(rows: &[SummaryRow], seconds: f64, dir: &Path) -> String {
         let games = if r.games == 0 {
             "-".to_owned()
         } else {
-            format!(
-                "{} [{}, {}]",
+            with_interval(
                 pct(r.a_game_win_rate),
-                pct(r.a_game_win_lo),
-                pct(r.a_game_win_hi)
+                r.a_game_win_lo,
+                r.a_game_win_hi,
+                pct,
             )
         };
         writeln!(
@@ -264,11 +261,11 @@ pub fn summary_table(rows: &[SummaryRow], seconds: f64, dir: &Path) -> String {
             r.player_a,
             r.player_b,
             r.hands,
-            format!(
-                "{} [{}, {}]",
+            with_interval(
                 pct(r.a_hand_win_rate),
-                pct(r.a_hand_win_lo),
-                pct(r.a_hand_win_hi)
+                r.a_hand_win_lo,
+                r.a_hand_win_hi,
+                pct
             ),
             games,
             elo_text(r.hands, r.elo, r.elo_lo, r.elo_hi, 0),
@@ -309,15 +306,10 @@ pub fn sweep_table(
             )
         }),
         Objective::Hands => ("hands won %".into(), |r| {
-            mean(
-                100.0 * r.hand_win_rate,
-                100.0 * r.hand_win_lo,
-                100.0 * r.hand_win_hi,
-                1,
-            )
+            in_percent(r.hand_win_rate, r.hand_win_lo, r.hand_win_hi)
         }),
         Objective::Games | Objective::Elo => (format!("{unit} won %"), |r| {
-            mean(100.0 * r.score, 100.0 * r.score_lo, 100.0 * r.score_hi, 1)
+            in_percent(r.score, r.score_lo, r.score_hi)
         }),
     };
     writeln!(
@@ -339,6 +331,11 @@ pub fn sweep_table(
     }
     writeln!(out, "written to {}", dir.display()).unwrap();
     out
+}
+
+/// A share and its interval in percent, without the `%` sign.
+fn in_percent(x: f64, lo: End, hi: End) -> String {
+    mean(100.0 * x, lo.map(|y| 100.0 * y), hi.map(|y| 100.0 * y), 1)
 }
 
 /// `balance`'s table.
@@ -365,11 +362,11 @@ pub fn balance_table(rows: &[BalanceRow], dir: &Path) -> String {
             out,
             "{:<12} {:>22} {:>24} {:>11} {:>11} {:>6} {:>6} {:>7} {:>8}",
             r.variant,
-            format!(
-                "{} [{}, {}]",
+            with_interval(
                 pct(r.non_dealer_win_rate),
-                pct(r.non_dealer_win_lo),
-                pct(r.non_dealer_win_hi)
+                r.non_dealer_win_lo,
+                r.non_dealer_win_hi,
+                pct
             ),
             signed_interval(
                 r.dealer_edge_per_hand,
@@ -410,9 +407,10 @@ mod tests {
             knocks: 8,
             ..Default::default()
         };
-        for _ in 0..10 {
+        for i in 0..10 {
             t.a_net_points.add(20);
             t.turns.add(10);
+            t.units.gins.add(i64::from(i < 2), 1);
         }
         let row = SummaryRow::new("standard", "a", "b", &t, 1);
         assert_eq!(row.gin_rate, 0.2);

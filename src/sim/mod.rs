@@ -37,7 +37,7 @@ pub use record::{
     ReplayError, Seats, VERSION as RECORD_VERSION, replay,
 };
 pub use table::{Format, SideTally, TablePlan, TableTallies};
-pub use tally::Tallies;
+pub use tally::{OpenUnit, Tallies, UnitFigures};
 
 // The seeds live on the ground floor (`crate::seed`); re-exported here,
 // where the runner's users have always found them.

@@ -1,11 +1,147 @@
 //! [`Tallies`]: everything a run counts, from player A's side, in integers
 //! only, so that [`Tallies::merge`] is exact and the result of a run does not
 //! depend on how its games were split across threads or shards.
+//!
+//! Every rate and mean is also kept per scoring unit ([`UnitFigures`]): the
+//! games or hands of a unit (a duplicate pair, or one game or hand) are not
+//! independent, so the intervals are built from the units.
 
 use std::collections::BTreeMap;
 
 use crate::engine::{GameResult, HandEnd, HandOutcome, HandRecord, Seat};
-use crate::stats::Moments;
+use crate::stats::{Moments, UnitSums};
+
+/// Every figure a run reports with an interval, as sums over its scoring
+/// units of (numerator, denominator): A's hands won over hands, and so on.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct UnitFigures {
+    /// A's hands won / hands.
+    pub a_hand_wins: UnitSums,
+    /// B's hands won / hands.
+    pub b_hand_wins: UnitSums,
+    /// A's points minus B's / hands.
+    pub a_net_points: UnitSums,
+    /// Turns / hands.
+    pub turns: UnitSums,
+    /// Hands won by the non-dealer / decided hands.
+    pub non_dealer_wins: UnitSums,
+    /// Points the winner scored / decided hands.
+    pub decided_points: UnitSums,
+    /// Gins and big gins / hands.
+    pub gins: UnitSums,
+    /// Undercuts / hands.
+    pub undercuts: UnitSums,
+    /// Knocks won by the knocker / hands.
+    pub knocks: UnitSums,
+    /// Void hands / hands.
+    pub voids: UnitSums,
+    /// A's games won / games.
+    pub a_game_wins: UnitSums,
+    /// A's game margin / games finished (not forfeited).
+    pub a_margin: UnitSums,
+    /// A's half points (win 2, void or tie 1, loss 0) / twice the games
+    /// (or hands): A's score.
+    pub score: UnitSums,
+    /// The dealer's points / hands.
+    pub dealer_points: UnitSums,
+    /// The non-dealer's points / hands.
+    pub non_dealer_points: UnitSums,
+    /// The dealer's points minus the non-dealer's / hands.
+    pub dealer_edge: UnitSums,
+    /// The dealer's gins (big gins included) / hands.
+    pub dealer_gins: UnitSums,
+    /// The non-dealer's gins / hands.
+    pub non_dealer_gins: UnitSums,
+    /// Undercuts by the dealer / hands.
+    pub dealer_undercuts: UnitSums,
+    /// Undercuts by the non-dealer / hands.
+    pub non_dealer_undercuts: UnitSums,
+}
+
+impl UnitFigures {
+    /// Every figure with its name.
+    #[must_use]
+    pub fn all(&self) -> [(&'static str, &UnitSums); 20] {
+        [
+            ("a_hand_wins", &self.a_hand_wins),
+            ("b_hand_wins", &self.b_hand_wins),
+            ("a_net_points", &self.a_net_points),
+            ("turns", &self.turns),
+            ("non_dealer_wins", &self.non_dealer_wins),
+            ("decided_points", &self.decided_points),
+            ("gins", &self.gins),
+            ("undercuts", &self.undercuts),
+            ("knocks", &self.knocks),
+            ("voids", &self.voids),
+            ("a_game_wins", &self.a_game_wins),
+            ("a_margin", &self.a_margin),
+            ("score", &self.score),
+            ("dealer_points", &self.dealer_points),
+            ("non_dealer_points", &self.non_dealer_points),
+            ("dealer_edge", &self.dealer_edge),
+            ("dealer_gins", &self.dealer_gins),
+            ("non_dealer_gins", &self.non_dealer_gins),
+            ("dealer_undercuts", &self.dealer_undercuts),
+            ("non_dealer_undercuts", &self.non_dealer_undercuts),
+        ]
+    }
+
+    /// Adds another run's units (exact).
+    pub fn merge(&mut self, other: &UnitFigures) {
+        let theirs = other.all();
+        let mine = [
+            &mut self.a_hand_wins,
+            &mut self.b_hand_wins,
+            &mut self.a_net_points,
+            &mut self.turns,
+            &mut self.non_dealer_wins,
+            &mut self.decided_points,
+            &mut self.gins,
+            &mut self.undercuts,
+            &mut self.knocks,
+            &mut self.voids,
+            &mut self.a_game_wins,
+            &mut self.a_margin,
+            &mut self.score,
+            &mut self.dealer_points,
+            &mut self.non_dealer_points,
+            &mut self.dealer_edge,
+            &mut self.dealer_gins,
+            &mut self.non_dealer_gins,
+            &mut self.dealer_undercuts,
+            &mut self.non_dealer_undercuts,
+        ];
+        for (m, (_, t)) in mine.into_iter().zip(theirs) {
+            m.merge(t);
+        }
+    }
+}
+
+/// The counts of the unit being played, moved into [`UnitFigures`] when
+/// it closes ([`Tallies::add_unit`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenUnit {
+    hands: u64,
+    a_hand_wins: i64,
+    b_hand_wins: i64,
+    net: i64,
+    turns: i64,
+    decided: u64,
+    non_dealer_wins: i64,
+    decided_points: i64,
+    gins: i64,
+    undercuts: i64,
+    knocks: i64,
+    voids: i64,
+    games: u64,
+    a_game_wins: i64,
+    margin: i64,
+    margins: u64,
+    dealer_points: i64,
+    non_dealer_points: i64,
+    dealer_gins: i64,
+    dealer_undercuts: i64,
+}
 
 /// What a run counts (player A's perspective).
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -85,6 +221,13 @@ pub struct Tallies {
     /// minus the non-dealer's).
     #[serde(default)]
     pub dealer_hand_score: BTreeMap<i64, u64>,
+    /// Every rate and mean over the scoring units (absent from state files
+    /// of format 1, which `merge` and `--resume` refuse).
+    #[serde(default)]
+    pub units: UnitFigures,
+    /// The unit being played (empty between units).
+    #[serde(skip)]
+    pub open: OpenUnit,
 }
 
 fn bump(map: &mut BTreeMap<i64, u64>, key: i64) {
@@ -96,6 +239,8 @@ impl Tallies {
     /// the hand in half points (2 win, 1 no result, 0 loss).
     pub fn add_hand(&mut self, record: &HandRecord, a: Seat) -> i64 {
         self.hands += 1;
+        self.open.hands += 1;
+        self.open.turns += i64::from(record.turns);
         self.turns.add(record.turns as i64);
         bump(&mut self.hand_turns, record.turns as i64);
         if record.dealer == a {
@@ -105,7 +250,10 @@ impl Tallies {
         let mut half_points = 1;
         let mut dealer_net = 0;
         match record.outcome {
-            HandOutcome::Void(_) => self.voids += 1,
+            HandOutcome::Void(_) => {
+                self.voids += 1;
+                self.open.voids += 1;
+            }
             HandOutcome::Showdown {
                 showdown, score, ..
             } => {
@@ -116,24 +264,41 @@ impl Tallies {
                     HandEnd::Undercut => self.undercuts += 1,
                     HandEnd::Tie => self.ties += 1,
                 }
+                let open = &mut self.open;
+                match score.end {
+                    HandEnd::Knock => open.knocks += 1,
+                    HandEnd::Gin | HandEnd::BigGin => open.gins += 1,
+                    HandEnd::Undercut => open.undercuts += 1,
+                    HandEnd::Tie => {}
+                }
                 bump(
                     &mut self.knocker_deadwood,
                     showdown.knocker_deadwood() as i64,
                 );
                 if let Some((winner, points)) = record.outcome.winner() {
+                    self.open.decided += 1;
+                    self.open.decided_points += i64::from(points);
                     if winner != record.dealer {
                         self.non_dealer_wins += 1;
+                        self.open.non_dealer_wins += 1;
                         dealer_net = -(points as i64);
                     } else {
                         dealer_net = points as i64;
                         match score.end {
-                            HandEnd::Gin | HandEnd::BigGin => self.dealer_gins += 1,
-                            HandEnd::Undercut => self.dealer_undercuts += 1,
+                            HandEnd::Gin | HandEnd::BigGin => {
+                                self.dealer_gins += 1;
+                                self.open.dealer_gins += 1;
+                            }
+                            HandEnd::Undercut => {
+                                self.dealer_undercuts += 1;
+                                self.open.dealer_undercuts += 1;
+                            }
                             HandEnd::Knock | HandEnd::Tie => {}
                         }
                     }
                     if winner == a {
                         self.a_hand_wins += 1;
+                        self.open.a_hand_wins += 1;
                         net = points as i64;
                         half_points = 2;
                         if record.dealer == a {
@@ -141,6 +306,7 @@ impl Tallies {
                         }
                     } else {
                         self.b_hand_wins += 1;
+                        self.open.b_hand_wins += 1;
                         net = -(points as i64);
                         half_points = 0;
                     }
@@ -148,9 +314,12 @@ impl Tallies {
             }
         }
         self.a_net_points.add(net);
+        self.open.net += net;
         bump(&mut self.hand_score, net);
         self.dealer_points.add(dealer_net.max(0));
         self.non_dealer_points.add((-dealer_net).max(0));
+        self.open.dealer_points += dealer_net.max(0);
+        self.open.non_dealer_points += (-dealer_net).max(0);
         bump(&mut self.dealer_hand_score, dealer_net);
         half_points
     }
@@ -164,6 +333,10 @@ impl Tallies {
         if won {
             self.a_game_wins += 1;
         }
+        self.open.games += 1;
+        self.open.a_game_wins += i64::from(won);
+        self.open.margin += margin;
+        self.open.margins += 1;
         self.a_margin.add(margin);
         bump(&mut self.game_margin, margin);
         if won { 2 } else { 0 }
@@ -184,8 +357,10 @@ impl Tallies {
         }
         if game {
             self.games += 1;
+            self.open.games += 1;
             if !a_lost {
                 self.a_game_wins += 1;
+                self.open.a_game_wins += 1;
             }
         }
         if a_lost { 0 } else { 2 }
@@ -197,6 +372,30 @@ impl Tallies {
         self.unit_scores.add(half_points);
         self.unit_size = size;
         bump(&mut self.pair_score, half_points);
+        let o = std::mem::take(&mut self.open);
+        let u = &mut self.units;
+        u.a_hand_wins.add(o.a_hand_wins, o.hands);
+        u.b_hand_wins.add(o.b_hand_wins, o.hands);
+        u.a_net_points.add(o.net, o.hands);
+        u.turns.add(o.turns, o.hands);
+        u.non_dealer_wins.add(o.non_dealer_wins, o.decided);
+        u.decided_points.add(o.decided_points, o.decided);
+        u.gins.add(o.gins, o.hands);
+        u.undercuts.add(o.undercuts, o.hands);
+        u.knocks.add(o.knocks, o.hands);
+        u.voids.add(o.voids, o.hands);
+        u.a_game_wins.add(o.a_game_wins, o.games);
+        u.a_margin.add(o.margin, o.margins);
+        u.score.add(half_points, 2 * size);
+        u.dealer_points.add(o.dealer_points, o.hands);
+        u.non_dealer_points.add(o.non_dealer_points, o.hands);
+        u.dealer_edge
+            .add(o.dealer_points - o.non_dealer_points, o.hands);
+        u.dealer_gins.add(o.dealer_gins, o.hands);
+        u.non_dealer_gins.add(o.gins - o.dealer_gins, o.hands);
+        u.dealer_undercuts.add(o.dealer_undercuts, o.hands);
+        u.non_dealer_undercuts
+            .add(o.undercuts - o.dealer_undercuts, o.hands);
     }
 
     /// Adds another tally (exact; order does not matter).
@@ -231,6 +430,7 @@ impl Tallies {
         self.a_margin.merge(&other.a_margin);
         self.unit_scores.merge(&other.unit_scores);
         self.unit_size = self.unit_size.max(other.unit_size);
+        self.units.merge(&other.units);
         for (mine, theirs) in [
             (&mut self.hand_score, &other.hand_score),
             (&mut self.hand_turns, &other.hand_turns),
@@ -298,6 +498,14 @@ impl Tallies {
                 self.unit_scores.n == deals && total(&self.pair_score) == u128::from(deals),
                 "the scoring units are not one per deal covered",
             ),
+            (
+                self.units.all().iter().all(|(_, s)| s.units == deals),
+                "the per-unit figures are not one unit per deal covered",
+            ),
+            (
+                self.unit_totals_agree(),
+                "the per-unit figures do not add up to the totals",
+            ),
         ];
         checks.iter().find(|(ok, _)| !ok).map(|(_, why)| *why)
     }
@@ -312,6 +520,68 @@ impl Tallies {
             sum: self.dealer_points.sum - self.non_dealer_points.sum,
             sum_sq: self.dealer_points.sum_sq + self.non_dealer_points.sum_sq,
         }
+    }
+
+    /// Whether the per-unit figures sum to the run's totals.
+    fn unit_totals_agree(&self) -> bool {
+        let u = &self.units;
+        let hand_points: i128 = self
+            .hand_score
+            .iter()
+            .map(|(&v, &n)| i128::from(v.unsigned_abs()) * i128::from(n))
+            .sum();
+        let (hands, decided) = (u128::from(self.hands), u128::from(self.decided()));
+        let games = u128::from(self.games);
+        let wide = |n: u64| i128::from(n);
+        let checks = [
+            (&u.a_hand_wins, wide(self.a_hand_wins), hands),
+            (&u.b_hand_wins, wide(self.b_hand_wins), hands),
+            (&u.a_net_points, i128::from(self.a_net_points.sum), hands),
+            (&u.turns, i128::from(self.turns.sum), hands),
+            (&u.non_dealer_wins, wide(self.non_dealer_wins), decided),
+            (&u.decided_points, hand_points, decided),
+            (&u.gins, wide(self.gins) + wide(self.big_gins), hands),
+            (&u.undercuts, wide(self.undercuts), hands),
+            (&u.knocks, wide(self.knocks), hands),
+            (&u.voids, wide(self.voids), hands),
+            (&u.a_game_wins, wide(self.a_game_wins), games),
+            (
+                &u.a_margin,
+                i128::from(self.a_margin.sum),
+                u128::from(self.a_margin.n),
+            ),
+            (
+                &u.score,
+                i128::from(self.unit_scores.sum),
+                2 * u128::from(self.unit_size) * u128::from(self.unit_scores.n),
+            ),
+            (&u.dealer_points, i128::from(self.dealer_points.sum), hands),
+            (
+                &u.non_dealer_points,
+                i128::from(self.non_dealer_points.sum),
+                hands,
+            ),
+            (
+                &u.dealer_edge,
+                i128::from(self.dealer_points.sum) - i128::from(self.non_dealer_points.sum),
+                hands,
+            ),
+            (&u.dealer_gins, wide(self.dealer_gins), hands),
+            (
+                &u.non_dealer_gins,
+                wide(self.gins) + wide(self.big_gins) - wide(self.dealer_gins),
+                hands,
+            ),
+            (&u.dealer_undercuts, wide(self.dealer_undercuts), hands),
+            (
+                &u.non_dealer_undercuts,
+                wide(self.undercuts) - wide(self.dealer_undercuts),
+                hands,
+            ),
+        ];
+        checks
+            .iter()
+            .all(|(s, x, y)| i128::from(s.x) == *x && u128::from(s.y) == *y)
     }
 
     /// Hands with a winner.

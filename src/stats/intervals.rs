@@ -7,8 +7,14 @@ pub fn wilson(successes: u64, trials: u64, z: f64) -> (f64, f64) {
     if trials == 0 {
         return (0.0, 1.0);
     }
-    let n = trials as f64;
-    let p = successes as f64 / n;
+    wilson_interval(successes as f64 / trials as f64, trials as f64, z)
+}
+
+/// The Wilson score interval for a share `p` of `n` trials (`n` may be an
+/// effective, fractional number of trials) at quantile `z`, clipped to
+/// [0, 1].
+#[must_use]
+pub fn wilson_interval(p: f64, n: f64, z: f64) -> (f64, f64) {
     let z2 = z * z;
     let centre = p + z2 / (2.0 * n);
     let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();

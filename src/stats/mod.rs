@@ -9,13 +9,15 @@ mod elo;
 mod intervals;
 mod moments;
 mod quantile;
+mod ratio;
 mod sprt;
 
 pub use bradley_terry::{Encounter, Fit, Rating, fit as fit_ratings};
-pub use elo::{elo, elo_interval};
-pub use intervals::{rate, wilson};
+pub use elo::elo;
+pub use intervals::{rate, wilson, wilson_interval};
 pub use moments::Moments;
 pub use quantile::{normal_quantile, t_quantile};
+pub use ratio::{Interval, UnitSums};
 pub use sprt::{SPRT_ELO_LIMIT, Sprt, SprtDecision, SprtError};
 
 /// The 97.5 % normal quantile: 95 % two-sided intervals.

@@ -52,7 +52,7 @@ pub enum SprtDecision {
 
 /// The largest Elo difference an SPRT hypothesis may name: its expected
 /// score is then within 1e-9 of 0 or 1, the ends of the Elo scale that
-/// [`elo_interval`](crate::stats::elo_interval) reports (∓3600). Beyond it a hypothesis is about a
+/// [`unit_elo`](crate::report::unit_elo) reports (∓3600). Beyond it a hypothesis is about a
 /// player that never or always scores, and from about 6400 the expected
 /// score rounds to 1, where the LLR is undefined.
 pub const SPRT_ELO_LIMIT: f64 = 3600.0;
