@@ -176,6 +176,82 @@ fn recording_changes_no_result() {
     assert_eq!(hands, recorded.hands);
 }
 
+/// The cards each player is dealt in each hand of a recorded game: the
+/// non-dealer gets cards 1, 3, … 19 of the deck and the dealer 2, 4, … 20;
+/// player A sits in seat B in the swapped game.
+fn dealt_cards(game: &Value) -> Vec<[Vec<String>; 2]> {
+    let swapped = game["swapped"].as_bool().unwrap();
+    let a_seat = if swapped { "B" } else { "A" };
+    game["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hand| {
+            let deck: Vec<String> = hand["deck"]
+                .as_str()
+                .unwrap()
+                .split(' ')
+                .map(String::from)
+                .collect();
+            let mut cards = [Vec::new(), Vec::new()];
+            let a_deals = hand["dealer"] == a_seat;
+            for (i, card) in deck[..20].iter().enumerate() {
+                let to_dealer = i % 2 == 1;
+                cards[usize::from(to_dealer != a_deals)].push(card.clone());
+            }
+            cards
+        })
+        .collect()
+}
+
+/// The swapped game of a duplicate pair deals each player, hand by hand,
+/// the cards the other player got in the first game, under every dealer
+/// rule (with `next_dealer = loser` it used to deal the same player the
+/// same cards from the second hand on whenever a player won a hand in both
+/// games).
+#[test]
+fn duplicate_games_mirror_every_hand() {
+    for rules in [
+        ginlab::rules::Rules::standard(),
+        ginlab::rules::Rules::hoyle(),
+        ginlab::rules::Rules::oklahoma(),
+        ginlab::rules::Rules::eaai(),
+    ] {
+        let plan = Plan {
+            rules,
+            profiles: ["greedy".parse().unwrap(), "simple".parse().unwrap()],
+            work: Work::Games(60),
+            duplicate: true,
+            seed: 17,
+        };
+        let labels = Labels {
+            variant: "v".into(),
+            names: ["g".into(), "s".into()],
+        };
+        let mut out = Vec::new();
+        plan.run_recorded(0..plan.deals(), 1, &|_| {}, &labels, &mut out)
+            .unwrap();
+        let games: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let mut compared = 0;
+        for pair in games.chunks(2) {
+            let (first, second) = (dealt_cards(&pair[0]), dealt_cards(&pair[1]));
+            for (k, (one, two)) in first.iter().zip(&second).enumerate() {
+                assert_eq!(one[0], two[1], "deal {}, hand {}", pair[0]["deal"], k + 1);
+                assert_eq!(one[1], two[0], "deal {}, hand {}", pair[0]["deal"], k + 1);
+                compared += 1;
+            }
+            for (i, game) in pair.iter().enumerate() {
+                replay(&game.to_string(), i as u64 + 1).unwrap();
+            }
+        }
+        assert!(compared > 60 * 2, "{compared} hands compared");
+    }
+}
+
 /// Record lines of a short game run, to tamper with.
 fn sample(dir: &Path) -> (PathBuf, Vec<Value>) {
     let file = dir.join("sample.jsonl");

@@ -127,6 +127,20 @@ impl Deck {
     pub fn cards(&self) -> &[Card; 52] {
         &self.0
     }
+
+    /// The deck with the two dealt hands exchanged: the dealer gets the 10
+    /// cards the non-dealer got from this deck and the other way round;
+    /// the 21st card (the upcard, or the non-dealer's 11th) and the stock
+    /// stay. A duplicate game deals it when the same player deals a hand
+    /// in both games of a pair, so that the cards still change hands.
+    #[must_use]
+    pub fn exchanged(&self) -> Deck {
+        let mut cards = self.0;
+        for pair in cards[..20].chunks_exact_mut(2) {
+            pair.swap(0, 1);
+        }
+        Deck(cards)
+    }
 }
 
 impl FromStr for Deck {

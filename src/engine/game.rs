@@ -63,14 +63,32 @@ pub fn play_game_traced(
     rules: &Rules,
     players: &mut [&mut dyn Strategy; 2],
     rng: &mut Pcg64Mcg,
-    mut on_hand: impl FnMut(&HandRecord, &Hand<'_>),
+    on_hand: impl FnMut(&HandRecord, &Hand<'_>),
     on_stop: impl FnOnce(&Hand<'_>),
 ) -> Result<GameResult, EngineError> {
     let first_dealer = draw_first_dealer(rng);
+    let deal = |_: u32, _: Seat| Deck::shuffled(rng);
+    play_game_dealt(rules, players, first_dealer, deal, on_hand, on_stop)
+}
+
+/// [`play_game_traced`] with the first dealer given and hand `k`'s deck
+/// (from 1) made by `deal(k, dealer)`: for games whose decks depend on
+/// another game's, such as the seat-swapped game of a duplicate pair.
+///
+/// # Errors
+/// As [`play_game`].
+pub fn play_game_dealt(
+    rules: &Rules,
+    players: &mut [&mut dyn Strategy; 2],
+    first_dealer: Seat,
+    mut deal: impl FnMut(u32, Seat) -> Deck,
+    mut on_hand: impl FnMut(&HandRecord, &Hand<'_>),
+    on_stop: impl FnOnce(&Hand<'_>),
+) -> Result<GameResult, EngineError> {
     let mut dealer = first_dealer;
     let mut tally = Tally::default();
     for hands in 1..=MAX_HANDS {
-        let deck = Deck::shuffled(rng);
+        let deck = deal(hands, dealer);
         let mut hand = Hand::new(rules, &deck, dealer, tally.points)?;
         let outcome = match play_hand(&mut hand, players) {
             Ok(outcome) => outcome,

@@ -14,7 +14,9 @@ mod view;
 
 pub(crate) use deck::below;
 pub use deck::{Deck, DeckError};
-pub use game::{HandRecord, MAX_HANDS, draw_first_dealer, play_game, play_game_traced};
+pub use game::{
+    HandRecord, MAX_HANDS, draw_first_dealer, play_game, play_game_dealt, play_game_traced,
+};
 pub use hand::{
     Action, Hand, HandOutcome, IllegalAction, VoidReason, WorldError, big_gin_turn,
     last_discard_knocks,

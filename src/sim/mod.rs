@@ -5,7 +5,11 @@
 //!   random choices derive from (master seed, `i`, stream) alone ([`seed_for`]).
 //! - With duplicate deals each deal is played twice, the second time with the
 //!   players' seats swapped (the same cards go to the other player), and the
-//!   pair is one scoring unit.
+//!   pair is one scoring unit. In games, hand `k` of the swapped game is
+//!   dealt from hand `k`'s deck of the first game, with the two hands of the
+//!   deal exchanged when the same player deals it in both games (as happens
+//!   under `next_dealer = loser` or `winner`), so every hand mirrors the
+//!   first game's for as long as both games last.
 //! - Deals are split into chunks that rayon plays on any number of threads;
 //!   each chunk fills a [`Tallies`] of integers, and merging them is exact, so
 //!   the result is the same bytes for any thread count or shard split.
@@ -26,7 +30,8 @@ use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
 use crate::engine::{
-    Deck, EngineError, Hand, HandRecord, Seat, Strategy, play_game_traced, play_hand,
+    Deck, EngineError, Hand, HandRecord, Seat, Strategy, draw_first_dealer, play_game_dealt,
+    play_hand,
 };
 use crate::rules::Rules;
 use crate::strategy::Profile;
@@ -149,11 +154,17 @@ impl Plan {
             &[false]
         };
         let mut unit = 0;
+        let mut first_game = Vec::new();
         for &swapped in swaps {
             let mut game = record
                 .as_ref()
                 .map(|(header, _)| GameRecord::start(header, index, swapped));
-            unit += self.play_game_of_deal(index, swapped, tallies, game.as_mut(), build)?;
+            let deal = Dealing {
+                index,
+                swapped,
+                first_game: &mut first_game,
+            };
+            unit += self.play_game_of_deal(deal, tallies, game.as_mut(), build)?;
             if let (Some(game), Some((_, lines))) = (game, record.as_mut()) {
                 game.write_line(lines);
             }
@@ -162,17 +173,20 @@ impl Plan {
         Ok(())
     }
 
-    /// Plays the game (or hand) of deal `index` with the seats `swapped` or
-    /// not into `tallies`, and into `record` if given; returns A's half
-    /// points.
+    /// Plays the game (or hand) of `deal` into `tallies`, and into `record`
+    /// if given; returns A's half points.
     fn play_game_of_deal(
         &self,
-        index: u64,
-        swapped: bool,
+        deal: Dealing<'_>,
         tallies: &mut Tallies,
         mut record: Option<&mut GameRecord>,
         build: &dyn Fn(usize, u64) -> Box<dyn Strategy>,
     ) -> Result<i64, EngineError> {
+        let Dealing {
+            index,
+            swapped,
+            first_game,
+        } = deal;
         let a = build(0, seed_for(self.seed, index, Stream::SeatA));
         let b = build(1, seed_for(self.seed, index, Stream::SeatB));
         let (a_seat, mut seats) = if swapped {
@@ -186,10 +200,23 @@ impl Plan {
         let recording = record.is_some();
         let mut stopped = None;
         let played = match &self.work {
-            Work::Games(_) => play_game_traced(
+            Work::Games(_) => play_game_dealt(
                 &self.rules,
                 &mut players,
-                &mut rng,
+                draw_first_dealer(&mut rng),
+                |k, dealer| {
+                    let deck = Deck::shuffled(&mut rng);
+                    let a_deals = dealer == a_seat;
+                    let hand = k as usize - 1;
+                    if !swapped {
+                        first_game.push(a_deals);
+                        deck
+                    } else if first_game.get(hand) == Some(&a_deals) {
+                        deck.exchanged()
+                    } else {
+                        deck
+                    }
+                },
                 |hand_record, hand| {
                     if let Some(record) = record.as_deref_mut() {
                         record.hands.push(RecordedHand::of(hand));
@@ -392,6 +419,15 @@ where
             )
     })
     .map_err(|(_, e)| RunError::Engine(e))
+}
+
+/// Which game of a deal is played: the deal, whether the seats are
+/// swapped, and per hand of the deal's first game whether A dealt it
+/// (filled by the first game, read by the swapped one to mirror its decks).
+struct Dealing<'a> {
+    index: u64,
+    swapped: bool,
+    first_game: &'a mut Vec<bool>,
 }
 
 /// A pool of `threads` threads (0: one per core).

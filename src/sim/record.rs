@@ -642,7 +642,9 @@ fn deck_difference(recorded: &Deck, dealt: &Deck) -> Option<String> {
 
 /// Checks the decks and the first dealer against the generator of the
 /// record's (seed, deal): a deck dealt from the seed cannot be edited, even
-/// in cards no one drew. Deck files (`--decks`) have no generator.
+/// in cards no one drew (the swapped game of a pair may hold it with its
+/// two hands exchanged, see `sim`). Deck files (`--decks`) have no
+/// generator.
 fn check_deal(record: &GameRecord) -> Result<(), ReplayError> {
     let mut rng = super::deal_rng(record.seed, record.deal);
     let expected_dealer = match record.mode {
@@ -669,6 +671,12 @@ fn check_deal(record: &GameRecord) -> Result<(), ReplayError> {
             .deck
             .parse()
             .map_err(|e| ReplayError(format!("hand {}: the deck: {e}", i + 1)))?;
+        // The swapped game of a duplicate pair deals a deck with its two
+        // hands exchanged when the same player deals it in both games.
+        let mirrored = record.swapped && record.mode == Mode::Games;
+        if mirrored && recorded == dealt.exchanged() {
+            continue;
+        }
         if let Some(difference) = deck_difference(&recorded, &dealt) {
             return Err(ReplayError(format!(
                 "hand {}: the deck is not the one dealt for {what}: {difference}",
