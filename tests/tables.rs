@@ -346,6 +346,16 @@ fn what_multi_player_games_cannot_do_is_refused() {
     );
     refuses(
         &dir,
+        &with(&["--games", "3", "--json"]),
+        "--json: three-player and partnership matches print their tables only",
+    );
+    refuses(
+        &dir,
+        &with(&["--games", "3", "--status", "1"]),
+        "--status: three-player and partnership matches print their tables only",
+    );
+    refuses(
+        &dir,
         &[
             "match",
             "--teams",
