@@ -302,10 +302,8 @@ fn bench_mc(c: &mut Criterion) {
     let decks = decks(8);
     let mut group = c.benchmark_group("mc");
     group.sample_size(10);
-    let budget = match "mc:budget_ms=2".parse::<Profile>().unwrap() {
-        Profile::Mc(params) => params,
-        other => unreachable!("{other}"),
-    };
+    let budget = "mc:budget_ms=2".parse::<Profile>().unwrap();
+    let budget = budget.params::<McParams>().expect("an mc profile").clone();
     let mut players: Vec<(String, McParams)> = [16, 64, 256]
         .map(|samples| {
             let params = McParams {

@@ -168,3 +168,32 @@ fn every_csv_column_is_documented() {
     }
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// strategies/README.md's table has a row per kind of the program's table,
+/// in its order, and names every parameter of the kind in that row.
+#[test]
+fn strategies_readme_lists_every_kind_and_parameter() {
+    let readme = include_str!("../strategies/README.md");
+    let rows: Vec<(&str, &str)> = readme
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let mut cells = l.trim_start_matches('|').splitn(2, '|');
+            let kind = cells.next().unwrap().trim().trim_matches('`');
+            (kind, cells.next().unwrap())
+        })
+        .collect();
+    let kinds: Vec<&str> = ginlab::strategy::KINDS.iter().map(|k| k.name).collect();
+    let listed: Vec<&str> = rows.iter().map(|(kind, _)| *kind).collect();
+    assert_eq!(listed, kinds, "strategies/README.md's kinds");
+    for (kind, (_, row)) in ginlab::strategy::KINDS.iter().zip(&rows) {
+        for param in kind.params {
+            assert!(
+                row.contains(&format!("`{}`", param.name)),
+                "strategies/README.md's row of `{}` does not name `{}`",
+                kind.name,
+                param.name
+            );
+        }
+    }
+}

@@ -30,7 +30,8 @@ use ginlab::protocol::{Move, ReplyError, read_hello, read_move, rules_from_table
 use ginlab::rules::{Deal, KNOBS, KnockLimit, NextDealer, PRESETS, RulesError, Shutout};
 use ginlab::sim::Work;
 use ginlab::strategy::{
-    Bot, BotSpec, McParams, Objective, Profile, ProfileError, Rollout, Tracker, Weighting,
+    Bot, BotSpec, Greedy, McParams, Objective, Profile, ProfileError, RandomParams, Rollout,
+    SimpleParams, Tracker, Weighting,
 };
 use ginlab::{Arrangement, Card, CardSet, Rules, Suit};
 use proptest::collection::vec;
@@ -799,15 +800,15 @@ fn profile() -> impl Strategy<Value = Profile> {
         steps
     });
     prop_oneof![
-        (0.0f64..=1.0).prop_map(|knock_prob| Profile::Random { knock_prob }),
-        Just(Profile::Simple),
+        (0.0f64..=1.0).prop_map(|knock_prob| Profile::new(RandomParams { knock_prob })),
+        Just(Profile::new(SimpleParams)),
         (prop::option::of(0u8..=10), schedule)
-            .prop_map(|(knock_at, schedule)| Profile::Greedy { knock_at, schedule }),
-        tracker().prop_map(Profile::Tracker),
-        mc_params().prop_map(Profile::Mc),
+            .prop_map(|(knock_at, schedule)| Profile::new(Greedy::new(knock_at, schedule))),
+        tracker().prop_map(Profile::new),
+        mc_params().prop_map(Profile::new),
         ("[a-z0-9./_-]{1,12}", vec(command_word(), 0..4)).prop_map(|(program, args)| {
             let command = std::iter::once(program).chain(args).collect();
-            Profile::External(Arc::new(Bot::new(BotSpec::new(command))))
+            Profile::new(Arc::new(Bot::new(BotSpec::new(command))))
         }),
     ]
 }
@@ -854,7 +855,7 @@ proptest! {
         let text = if exec { format!("exec:{text}") } else { text };
         match text.parse::<Profile>() {
             Ok(p) => {
-                if let Profile::External(bot) = &p {
+                if let Some(bot) = p.bot() {
                     prop_assert!(bot.spec().command.first().is_some_and(|w| !w.is_empty()));
                 }
                 prop_assert_eq!(p.to_string().parse::<Profile>(), Ok(p));
@@ -1010,7 +1011,8 @@ proptest! {
             text.push_str(&format!("options = {o}\n"));
         }
         match Profile::from_toml(&text) {
-            Ok((Profile::External(bot), _)) => {
+            Ok((p, _)) if p.bot().is_some() => {
+                let bot = p.bot().unwrap();
                 let spec = bot.spec();
                 prop_assert!(!spec.command.is_empty() && !spec.command[0].is_empty());
                 prop_assert!((1..=3_600_000).contains(&spec.timeout_ms));

@@ -372,7 +372,7 @@ fn run_table(
 fn bot_lines(plan: &Plan) -> String {
     let mut out = String::new();
     for (seat, profile) in ["A", "B"].iter().zip(&plan.profiles) {
-        if let ginlab::strategy::Profile::External(bot) = profile {
+        if let Some(bot) = profile.bot() {
             writeln!(
                 out,
                 "bot {seat}         {} processes started, {} failed games; {}",

@@ -162,7 +162,7 @@ fn warn_chosen_seed(given: Option<u64>, profiles: &[Profile]) {
 /// Warns once when `seed` (as the user gave it) meets an external bot;
 /// `remedy` says how to avoid it.
 fn warn_guessable_seed(seed: &str, remedy: &str, profiles: &[Profile]) {
-    if profiles.iter().any(|p| matches!(p, Profile::External(_))) {
+    if profiles.iter().any(|p| p.bot().is_some()) {
         let _ = writeln!(
             io::stderr(),
             "warning: {seed} with an external bot: a bot that guesses the seed can \

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use ginlab::echo::echo;
-use ginlab::strategy::{KINDS, Profile, ProfileError};
+use ginlab::strategy::{Profile, ProfileError, builtin_kinds, builtin_list};
 use ginlab::suggest::did_you_mean;
 
 use super::Failure;
@@ -53,7 +53,7 @@ fn available() -> Vec<String> {
 /// (exit code 2) rather than a run of forfeits.
 pub fn resolve(spec: &str, who: &str) -> Result<Named, Failure> {
     let mut named = resolve_profile(spec, who)?;
-    if let Profile::External(bot) = &named.profile {
+    if let Some(bot) = named.profile.bot() {
         let hello = bot
             .warm_up()
             .map_err(|e| Failure::input(format!("strategy {who}: {e}")))?;
@@ -106,23 +106,24 @@ fn resolve_profile(spec: &str, who: &str) -> Result<Named, Failure> {
     } else {
         list.join(", ")
     };
-    let names = KINDS.into_iter().chain(list.iter().map(String::as_str));
+    let mut names: Vec<&str> = builtin_kinds().collect();
+    names.extend(list.iter().map(String::as_str));
     Err(Failure::input(format!(
         "strategy {who}: `{shown}` is not a built-in kind ({kinds}), an inline profile \
          (kind:key=value,...), an external bot (exec:COMMAND), a profile in strategies/ ({profiles}), \
          or a profile file{hint}",
-        kinds = KINDS.join(", "),
+        kinds = builtin_list(),
         hint = did_you_mean(spec, names),
     )))
 }
 
 /// The help text of a strategy argument (`role`: what it is for), listing
-/// the kinds from [`KINDS`] so that it cannot fall behind them.
+/// the kinds from the table of kinds so that it cannot fall behind them.
 pub fn strategy_help(role: &str) -> String {
     format!(
         "{role}: a built-in kind ({}), inline `kind:key=value,...` such as `greedy:knock_at=7`, \
          a profile name from strategies/ (`greedy-k7`), a profile file, or an external \
          bot `exec:COMMAND` (docs/PROTOCOL.md)",
-        KINDS.join(", ")
+        builtin_list()
     )
 }

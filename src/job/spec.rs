@@ -481,7 +481,7 @@ fn table_players(
     if let Some((p, (spec, _))) = players
         .iter()
         .zip(given)
-        .find(|(p, _)| matches!(p.profile, Profile::External(_)))
+        .find(|(p, _)| p.profile.bot().is_some())
     {
         return Err(JobError::Input(format!(
             "{}: external bots play two-player games only (the protocol of docs/PROTOCOL.md has two seats); {what} takes built-in strategies or profiles",
@@ -527,7 +527,7 @@ fn tell_apart(players: &mut [Player]) {
         for j in i + 1..players.len() {
             let (head, tail) = players.split_at_mut(j);
             let (a, b) = (&mut head[i], &mut tail[0]);
-            if let (Profile::External(x), Profile::External(y)) = (&a.profile, &b.profile)
+            if let (Some(x), Some(y)) = (a.profile.bot(), b.profile.bot())
                 && a.name == b.name
                 && x.spec() != y.spec()
             {

@@ -12,7 +12,18 @@
 use crate::engine::{DrawSource, PlayerView, Strategy, TurnEnd, big_gin_legal, turn_end};
 use crate::meld;
 
+use super::profile::{Kind, Param, ParamError, ParamType, ParamValue, Params, write_inline};
 use super::{best_discard_except, draw_when};
+
+/// The table's row of `greedy`: its profile is the player itself.
+pub(super) const KIND: Kind = Kind::of::<Greedy>(
+    "greedy",
+    &[
+        Param::new("knock_at", ParamType::Integer, "an integer from 0 to 10"),
+        Param::new("schedule", ParamType::Text, "STOCK:KNOCK pairs joined by /, stock sizes decreasing, knock 0 to 10 (e.g. 20:5/10:2)"),
+    ],
+    None,
+);
 
 /// The greedy deadwood strategy.
 #[derive(Clone, Debug, Default)]
@@ -40,6 +51,70 @@ impl Greedy {
             last: None,
         }
     }
+}
+
+/// Profiles compare the parameters, not the cached solve.
+impl PartialEq for Greedy {
+    fn eq(&self, other: &Greedy) -> bool {
+        (self.knock_at, &self.schedule) == (other.knock_at, &other.schedule)
+    }
+}
+
+impl Params for Greedy {
+    fn kind(&self) -> &'static Kind {
+        &KIND
+    }
+
+    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ParamError> {
+        if key == "knock_at" {
+            let k = value.read::<u8>().filter(|k| *k <= 10);
+            self.knock_at = Some(k.ok_or(ParamError::Invalid)?);
+        } else {
+            let text = value.read::<String>().ok_or(ParamError::Invalid)?;
+            self.schedule = parse_schedule(&text).ok_or(ParamError::Invalid)?;
+        }
+        Ok(())
+    }
+
+    fn build(&self, _seed: u64) -> Box<dyn Strategy> {
+        Box::new(Greedy::new(self.knock_at, self.schedule.clone()))
+    }
+}
+
+/// `greedy:knock_at=7,schedule=20:5/10:2`, the parameters given.
+impl std::fmt::Display for Greedy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut items = Vec::new();
+        if let Some(k) = self.knock_at {
+            items.push(format!("knock_at={k}"));
+        }
+        if !self.schedule.is_empty() {
+            let steps: Vec<String> = self
+                .schedule
+                .iter()
+                .map(|(s, k)| format!("{s}:{k}"))
+                .collect();
+            items.push(format!("schedule={}", steps.join("/")));
+        }
+        write_inline(f, KIND.name, &items)
+    }
+}
+
+/// `20:5/10:2` → `[(20, 5), (10, 2)]`; stock sizes must decrease.
+fn parse_schedule(text: &str) -> Option<Vec<(u32, u8)>> {
+    let mut steps = Vec::new();
+    for step in text.split('/') {
+        let (stock, knock) = step.trim().split_once(':')?;
+        let (stock, knock) = (
+            stock.trim().parse::<u32>().ok()?,
+            knock.trim().parse::<u8>().ok()?,
+        );
+        if knock > 10 || steps.last().is_some_and(|&(s, _)| s <= stock) {
+            return None;
+        }
+        steps.push((stock, knock));
+    }
+    Some(steps)
 }
 
 impl Greedy {

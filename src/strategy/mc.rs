@@ -786,7 +786,7 @@ impl McParams {
                 return Err(ProfileError::UnknownKey {
                     kind: "mc",
                     key: key.to_owned(),
-                    allowed: McParams::KEYS,
+                    allowed: McParams::KEYS.to_owned(),
                 });
             }
         }
@@ -926,9 +926,12 @@ mod tests {
     /// manifest's text replays the same worlds whatever the rate becomes).
     #[test]
     fn budgets_resolve_to_printed_counts() {
-        let p = |t: &str| match t.parse::<Profile>().unwrap() {
-            Profile::Mc(params) => params,
-            other => panic!("{other}"),
+        let p = |t: &str| {
+            t.parse::<Profile>()
+                .unwrap()
+                .params::<McParams>()
+                .unwrap()
+                .clone()
         };
         let two = p("mc:budget_ms=2");
         assert_eq!((two.samples, two.budget_ms), (512, Some(2.0)));

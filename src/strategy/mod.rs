@@ -2,17 +2,40 @@
 //!
 //! The [`Strategy`] trait itself is defined by the engine, which calls it.
 //! Built-ins: [`Random`], [`Simple`] (the EAAI-21 reference player) and
-//! [`Greedy`], [`Tracker`] (discard tracking) and [`MonteCarlo`]. A [`Profile`] is a kind plus parameters, written inline as
-//! `kind` or `kind:key=value,...` (`greedy:knock_at=7`).
+//! [`Greedy`], [`Tracker`] (discard tracking) and [`MonteCarlo`]; and
+//! [`External`], a bot in another process. A [`Profile`] is a kind plus
+//! parameters, written inline as `kind` or `kind:key=value,...`
+//! (`greedy:knock_at=7`); the kinds are the table [`KINDS`].
 
-mod external;
-mod greedy;
 mod knowledge;
-mod mc;
 mod profile;
-mod random;
-mod simple;
-mod tracker;
+
+/// The table of kinds: one line per kind, naming its file in this folder,
+/// which defines the kind's `KIND` row (see [`Kind`]). The line declares
+/// the module and lists the row in [`KINDS`], so a new kind is its file
+/// plus its line here.
+macro_rules! kinds {
+    ($($(#[$attr:meta])* $module:ident,)*) => {
+        $($(#[$attr])* mod $module;)*
+
+        /// The kinds of strategy, in the order messages, help texts and
+        /// `strategies/README.md` list them.
+        pub static KINDS: &[&Kind] = &[$($(#[$attr])* &$module::KIND,)*];
+    };
+}
+
+kinds! {
+    random,
+    simple,
+    greedy,
+    tracker,
+    mc_profile,
+    external,
+    #[cfg(test)]
+    first,
+}
+
+mod mc;
 
 pub use crate::engine::Strategy;
 pub use external::{
@@ -26,9 +49,12 @@ pub use mc::{
     GameOdds, GreedyRollout, HandPrior, McParams, Model, MonteCarlo, Objective, Rollout, Weighting,
     World, budget,
 };
-pub use profile::{KINDS, ParamType, ParamValue, Profile, ProfileError};
-pub use random::Random;
-pub use simple::Simple;
+pub use profile::{
+    AnyParams, Kind, Param, ParamError, ParamType, ParamValue, Params, Profile, ProfileError,
+    builtin_kinds, builtin_list, write_inline,
+};
+pub use random::{Random, RandomParams};
+pub use simple::{Simple, SimpleParams};
 pub use tracker::Tracker;
 
 use crate::cards::{Card, CardSet};

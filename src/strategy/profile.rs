@@ -1,51 +1,254 @@
-//! Strategy profiles: a built-in kind plus parameters, written inline as
-//! `kind` or `kind:key=value,key=value` (e.g. `greedy:knock_at=7`).
+//! Strategy profiles: a kind plus parameters, written inline as `kind` or
+//! `kind:key=value,key=value` (e.g. `greedy:knock_at=7`), or as a TOML
+//! profile file.
+//!
+//! This module is the grammar. What a kind's parameters are (names, types,
+//! defaults, how each is read and printed) and how it builds its player is
+//! the kind's own, in its file, behind [`Params`]; the kinds themselves are
+//! the one table [`KINDS`](super::KINDS), which feeds the messages here, the
+//! CLI's help texts and the check of `strategies/README.md`.
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use super::external::{Bot, BotSpec, split_command};
-use super::{Greedy, McParams, MonteCarlo, Random, Simple, Strategy, Tracker};
+use super::Strategy;
+use super::external::Bot;
 use crate::echo::echo;
-use crate::seed::bot_seed;
 use crate::suggest::did_you_mean;
 
-/// A built-in strategy and its parameters.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Profile {
-    /// [`Random`]: `knock_prob` (0 to 1, default 0.5).
-    Random {
-        /// Probability of knocking when a knock is legal.
-        knock_prob: f64,
-    },
-    /// [`Simple`], the EAAI reference player (no parameters).
-    Simple,
-    /// [`Greedy`]: `knock_at` (0 to 10, default the knock limit) and an
-    /// optional `schedule` by stock size, written `20:5/10:2` (with at most
-    /// 20 cards in the stock knock at 5, with at most 10 at 2).
-    Greedy {
-        /// Knock at or below this deadwood.
-        knock_at: Option<u8>,
-        /// `(stock size, knock_at)` pairs, larger stock sizes first.
-        schedule: Vec<(u32, u8)>,
-    },
-    /// [`Tracker`]: `knock_at` (0 to 10), `safety` (0 to 20), `slack` (0 to
-    /// 20), `outs` (0 to 20), `draw_outs` (0 to 20), `hold` (0 to 5),
-    /// `margin` (−50 to 50), `late_stock` (0 to 31).
-    Tracker(Tracker),
-    /// [`MonteCarlo`]: `samples`, `rollout`, `weighting`, `objective`,
-    /// `discards`, `seed` (see [`McParams`]).
-    Mc(McParams),
-    /// [`External`](super::External): a bot process speaking the protocol of
-    /// `docs/PROTOCOL.md`; inline `exec:COMMAND`, or a TOML profile with
-    /// `kind = "external"`, `command`, `timeout_ms`, `options`, `log_dir`.
-    External(Arc<Bot>),
+/// One row of the table of kinds ([`KINDS`](super::KINDS)).
+pub struct Kind {
+    /// The name profiles give (`kind = "greedy"`, `greedy:knock_at=7`).
+    pub name: &'static str,
+    /// Its parameters, in the order messages list them.
+    pub params: &'static [Param],
+    /// `Some(prefix)`: the inline form is `prefix:TEXT`, TEXT being the
+    /// first parameter whole (`exec:python3 bot.py`), and the kind is not
+    /// listed among the built-ins. `None`: `name:key=value,...`.
+    pub prefix: Option<&'static str>,
+    /// The kind with its default parameters.
+    default: fn() -> Box<dyn AnyParams>,
 }
 
-/// The built-in kinds, in the order help texts and messages list them.
-pub const KINDS: [&str; 5] = ["random", "simple", "greedy", "tracker", "mc"];
+impl Kind {
+    /// The row of the kind whose parameters are `P` (its `Default`).
+    #[must_use]
+    pub const fn of<P: Params + Default + Clone + PartialEq>(
+        name: &'static str,
+        params: &'static [Param],
+        prefix: Option<&'static str>,
+    ) -> Kind {
+        Kind {
+            name,
+            params,
+            prefix,
+            default: boxed_default::<P>,
+        }
+    }
+
+    /// The parameter names, for messages (`(none)` if it has none).
+    #[must_use]
+    pub fn param_names(&self) -> String {
+        if self.params.is_empty() {
+            return "(none)".to_owned();
+        }
+        let names: Vec<&str> = self.params.iter().map(|p| p.name).collect();
+        names.join(", ")
+    }
+}
+
+impl fmt::Debug for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Kind").field("name", &self.name).finish()
+    }
+}
+
+fn boxed_default<P: Params + Default + Clone + PartialEq>() -> Box<dyn AnyParams> {
+    Box::new(P::default())
+}
+
+/// The kinds of the inline `kind:key=value` form, in table order: the
+/// built-ins that messages and help texts list.
+pub fn builtin_kinds() -> impl Iterator<Item = &'static str> + Clone {
+    super::KINDS
+        .iter()
+        .filter(|k| k.prefix.is_none())
+        .map(|k| k.name)
+}
+
+/// [`builtin_kinds`] joined with commas, as messages and help texts show them.
+#[must_use]
+pub fn builtin_list() -> String {
+    builtin_kinds().collect::<Vec<_>>().join(", ")
+}
+
+/// One parameter of a kind.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    /// Its key.
+    pub name: &'static str,
+    /// The TOML type a profile file must give it.
+    pub ty: ParamType,
+    /// What it takes, as messages say (`an integer from 0 to 10`).
+    pub expected: &'static str,
+}
+
+impl Param {
+    /// A parameter: its key, TOML type and what it takes.
+    #[must_use]
+    pub const fn new(name: &'static str, ty: ParamType, expected: &'static str) -> Param {
+        Param { name, ty, expected }
+    }
+}
+
+/// What is wrong with one parameter's value, as a kind's [`Params::set`]
+/// reports it; the grammar names the kind, the key and the value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// Not a value the parameter takes ([`Param::expected`]).
+    Invalid,
+    /// Not a value the parameter takes, said another way than
+    /// [`Param::expected`] (for this form of the profile).
+    Expected(&'static str),
+    /// It excludes a parameter already given: which, and what to do.
+    Conflict(&'static str),
+    /// Something within the value, said in full (a bot's `options`).
+    Message(String),
+}
+
+/// The parameters of one kind: read one at a time, printed in the inline
+/// form, and built into a player. Each kind implements it in its own file
+/// and has one row in [`KINDS`](super::KINDS).
+pub trait Params: fmt::Display + fmt::Debug + Send + Sync + 'static {
+    /// The kind's row in the table.
+    fn kind(&self) -> &'static Kind;
+
+    /// Sets parameter `key` (always one of [`Kind::params`]) from `value`,
+    /// whose TOML type the grammar has already checked against
+    /// [`Param::ty`] (read it with [`ParamValue::read`]).
+    ///
+    /// # Errors
+    /// A value the parameter does not take.
+    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ParamError>;
+
+    /// Checks the parameters as a whole once all are set (a required one
+    /// missing).
+    ///
+    /// # Errors
+    /// The message, naming what to give.
+    fn check(&self) -> Result<(), &'static str> {
+        Ok(())
+    }
+
+    /// A fresh strategy for one game or seat; its random choices come from
+    /// `seed`.
+    fn build(&self, seed: u64) -> Box<dyn Strategy>;
+}
+
+/// [`Params`] as a profile holds them: cloned, compared and downcast
+/// without knowing the kind.
+pub trait AnyParams: Params {
+    /// A boxed copy.
+    fn clone_box(&self) -> Box<dyn AnyParams>;
+    /// Equal to `other` (same kind, same values).
+    fn eq_any(&self, other: &dyn AnyParams) -> bool;
+    /// For [`Profile::params`].
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<P: Params + Clone + PartialEq> AnyParams for P {
+    fn clone_box(&self) -> Box<dyn AnyParams> {
+        Box::new(self.clone())
+    }
+
+    fn eq_any(&self, other: &dyn AnyParams) -> bool {
+        other.as_any().downcast_ref::<P>() == Some(self)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Writes the inline form `kind` or `kind:a=1,b=2` of a kind whose
+/// parameters print as `key=value` items (those that differ from the
+/// defaults, in the kind's order).
+///
+/// # Errors
+/// Those of the formatter.
+pub fn write_inline(f: &mut fmt::Formatter<'_>, kind: &str, items: &[String]) -> fmt::Result {
+    f.write_str(kind)?;
+    if !items.is_empty() {
+        write!(f, ":{}", items.join(","))?;
+    }
+    Ok(())
+}
+
+/// A strategy profile: a kind and its parameters.
+///
+/// It prints in the inline form, which parses back to an equal profile.
+pub struct Profile(Box<dyn AnyParams>);
+
+impl Profile {
+    /// A profile from a kind's parameters
+    /// (`Profile::new(Greedy::new(Some(7), Vec::new()))`).
+    #[must_use]
+    pub fn new(params: impl Params + Clone + PartialEq) -> Profile {
+        Profile(Box::new(params))
+    }
+
+    /// The kind's row in the table.
+    #[must_use]
+    pub fn kind(&self) -> &'static Kind {
+        self.0.kind()
+    }
+
+    /// The parameters, if the kind's are a `P` (`profile.params::<Tracker>()`).
+    #[must_use]
+    pub fn params<P: Params>(&self) -> Option<&P> {
+        self.0.as_any().downcast_ref()
+    }
+
+    /// The bot of an external profile.
+    #[must_use]
+    pub fn bot(&self) -> Option<&Arc<Bot>> {
+        self.params()
+    }
+
+    /// A fresh strategy for one game or seat; its random choices come from `seed`.
+    #[must_use]
+    pub fn build(&self, seed: u64) -> Box<dyn Strategy> {
+        self.0.build(seed)
+    }
+}
+
+impl Clone for Profile {
+    fn clone(&self) -> Profile {
+        Profile(self.0.clone_box())
+    }
+}
+
+impl PartialEq for Profile {
+    fn eq(&self, other: &Profile) -> bool {
+        self.0.eq_any(&*other.0)
+    }
+}
+
+impl fmt::Debug for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+/// The inline form, which parses back to the same profile.
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
 
 /// What is wrong with a profile text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -54,8 +257,8 @@ pub enum ProfileError {
     #[error(
         "unknown strategy `{}`: the built-in kinds are {}, and exec:COMMAND runs an external bot{}",
         echo(.0),
-        KINDS.join(", "),
-        did_you_mean(.0, KINDS)
+        builtin_list(),
+        did_you_mean(.0, builtin_kinds())
     )]
     UnknownKind(String),
     /// A parameter the kind does not have.
@@ -66,7 +269,7 @@ pub enum ProfileError {
         /// The parameter given.
         key: String,
         /// The parameters it takes.
-        allowed: &'static str,
+        allowed: String,
     },
     /// A parameter value out of range or malformed.
     #[error("bad value `{value}` for `{kind}:{key}`: expected {expected}")]
@@ -115,6 +318,9 @@ pub enum ParamType {
     Boolean,
     /// A TOML string: a word or a schedule (`rollout = "tracker"`).
     Text,
+    /// Any TOML value, which the kind reads itself (an external bot's
+    /// `command` array, its `options` table).
+    Toml,
 }
 
 /// One parameter's value as given: inline text, or a profile file's TOML
@@ -144,10 +350,14 @@ impl<'a> ParamValue<'a> {
         match self {
             ParamValue::Text(text) => Some(Cow::Borrowed(text.trim())),
             ParamValue::Toml(value) => match (wanted, value) {
-                (ParamType::Text, Value::String(text)) => Some(Cow::Borrowed(text.trim())),
-                (ParamType::Integer | ParamType::Number, Value::Integer(_))
-                | (ParamType::Number, Value::Float(_))
-                | (ParamType::Boolean, Value::Boolean(_)) => Some(Cow::Owned(value.to_string())),
+                (ParamType::Text | ParamType::Toml, Value::String(text)) => {
+                    Some(Cow::Borrowed(text.trim()))
+                }
+                (ParamType::Integer | ParamType::Number | ParamType::Toml, Value::Integer(_))
+                | (ParamType::Number | ParamType::Toml, Value::Float(_))
+                | (ParamType::Boolean | ParamType::Toml, Value::Boolean(_)) => {
+                    Some(Cow::Owned(value.to_string()))
+                }
                 _ => None,
             },
         }
@@ -159,6 +369,13 @@ impl<'a> ParamValue<'a> {
         self.text(wanted)?.parse().ok()
     }
 
+    /// The text of a value whose type the grammar has checked, read as a
+    /// `T` (`None` if it does not read).
+    #[must_use]
+    pub fn read<T: FromStr>(self) -> Option<T> {
+        self.parse(ParamType::Toml)
+    }
+
     /// The value as messages show it: the text as given, or the TOML value
     /// as written (a string in quotes, so `"7"` is not taken for 7).
     #[must_use]
@@ -168,29 +385,29 @@ impl<'a> ParamValue<'a> {
             ParamValue::Toml(value) => value.to_string(),
         }
     }
-}
 
-impl Profile {
-    /// A fresh strategy for one game or seat; its random choices come from `seed`.
-    #[must_use]
-    pub fn build(&self, seed: u64) -> Box<dyn Strategy> {
-        match *self {
-            Profile::Random { knock_prob } => Box::new(Random::new(seed, knock_prob)),
-            Profile::Simple => Box::new(Simple::new(seed)),
-            Profile::Greedy {
-                knock_at,
-                ref schedule,
-            } => Box::new(Greedy::new(knock_at, schedule.clone())),
-            Profile::Tracker(ref tracker) => Box::new(tracker.clone()),
-            Profile::Mc(ref params) => Box::new(MonteCarlo::new(params.clone(), seed)),
-            // A bot is told a one-way function of the seed: the seed
-            // itself would give the deck away (see `crate::seed`).
-            Profile::External(ref bot) => Box::new(bot.checkout(bot_seed(seed))),
-        }
+    /// Whether the value has type `wanted` (inline text always does).
+    fn has_type(self, wanted: ParamType) -> bool {
+        wanted == ParamType::Toml || self.text(wanted).is_some()
     }
 }
 
+/// The row of the kind `name` (a built-in, or one with a prefix when
+/// `prefixed`: a profile file's `kind = "external"`).
+fn find_kind(name: &str, prefixed: bool) -> Result<&'static Kind, ProfileError> {
+    super::KINDS
+        .iter()
+        .copied()
+        .find(|k| k.name == name && (prefixed || k.prefix.is_none()))
+        .ok_or_else(|| ProfileError::UnknownKind(name.to_owned()))
+}
+
 impl Profile {
+    /// The kind `kind` with its default parameters.
+    fn of_kind(kind: &'static Kind) -> Profile {
+        Profile((kind.default)())
+    }
+
     /// A profile from TOML: `kind = "greedy"` plus the kind's parameters
     /// (`knock_at = 7`, `schedule = "20:5/10:2"`), and an optional `name`
     /// (returned beside the profile). Unknown keys are errors, and so are
@@ -204,9 +421,15 @@ impl Profile {
         let kind = match table.get("kind") {
             Some(toml::Value::String(kind)) => kind.clone(),
             _ => {
-                return Err(ProfileError::File(
-                    "a profile needs kind = \"random\", \"simple\", \"greedy\", \"tracker\", \"mc\" or \"external\"".into(),
-                ));
+                let names: Vec<String> = super::KINDS
+                    .iter()
+                    .map(|k| format!("\"{}\"", k.name))
+                    .collect();
+                let (last, rest) = names.split_last().expect("kinds");
+                return Err(ProfileError::File(format!(
+                    "a profile needs kind = {} or {last}",
+                    rest.join(", ")
+                )));
             }
         };
         let name = match table.get("name") {
@@ -218,31 +441,74 @@ impl Profile {
                 )));
             }
         };
-        if kind == "external" {
-            return Ok((external_from_toml(&table)?, name));
-        }
         // Each value is one parameter's, typed: it is not pasted into the
         // inline form, where a comma in it would start another parameter.
-        let mut profile = Profile::of_kind(&kind)?;
+        let kind = find_kind(&kind, true)?;
+        let mut profile = Profile::of_kind(kind);
         for (key, value) in table.iter().filter(|(k, _)| *k != "kind" && *k != "name") {
             profile.set(key, ParamValue::Toml(value))?;
         }
+        profile.check()?;
         Ok((profile, name))
     }
 
-    /// The built-in kind `name` with its default parameters.
-    fn of_kind(name: &str) -> Result<Profile, ProfileError> {
-        Ok(match name {
-            "random" => Profile::Random { knock_prob: 0.5 },
-            "simple" => Profile::Simple,
-            "greedy" => Profile::Greedy {
-                knock_at: None,
-                schedule: Vec::new(),
+    /// This profile with parameter `key` set from its inline text `value`,
+    /// whatever it was: a point of a sweep over `key`.
+    ///
+    /// # Errors
+    /// A parameter the kind does not have or a bad value.
+    pub fn with_param(&self, key: &str, value: &str) -> Result<Profile, ProfileError> {
+        let mut profile = self.clone();
+        profile.set(key, ParamValue::Text(value))?;
+        profile.check()?;
+        Ok(profile)
+    }
+
+    /// Sets parameter `key` of the profile's kind from its value.
+    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ProfileError> {
+        let kind = self.kind();
+        // Messages name a kind as the form given names it (`exec:`).
+        let shown = match (value, kind.prefix) {
+            (ParamValue::Text(_), Some(prefix)) => prefix,
+            _ => kind.name,
+        };
+        let key = key.trim();
+        let param =
+            kind.params
+                .iter()
+                .find(|p| p.name == key)
+                .ok_or_else(|| ProfileError::UnknownKey {
+                    kind: shown,
+                    key: key.to_owned(),
+                    allowed: kind.param_names(),
+                })?;
+        let bad = |expected| ProfileError::BadValue {
+            kind: shown,
+            key: param.name,
+            value: value.shown(),
+            expected,
+        };
+        if !value.has_type(param.ty) {
+            return Err(bad(param.expected));
+        }
+        self.0.set(param.name, value).map_err(|e| match e {
+            ParamError::Invalid => bad(param.expected),
+            ParamError::Expected(expected) => bad(expected),
+            ParamError::Conflict(message) => ProfileError::Conflict {
+                kind: kind.name,
+                message,
             },
-            "tracker" => Profile::Tracker(Tracker::default()),
-            "mc" => Profile::Mc(McParams::default()),
-            other => return Err(ProfileError::UnknownKind(other.to_owned())),
+            ParamError::Message(message) => {
+                ProfileError::File(format!("{} profile: {message}", kind.name))
+            }
         })
+    }
+
+    /// The kind's check of the parameters as a whole.
+    fn check(&self) -> Result<(), ProfileError> {
+        self.0
+            .check()
+            .map_err(|message| ProfileError::File(message.to_owned()))
     }
 }
 
@@ -250,19 +516,20 @@ impl FromStr for Profile {
     type Err = ProfileError;
 
     fn from_str(text: &str) -> Result<Profile, ProfileError> {
-        if let Some(command) = text.trim_start().strip_prefix("exec:") {
-            let words = split_command(command)
-                .filter(|w| w.first().is_some_and(|program| !program.is_empty()))
-                .ok_or_else(|| ProfileError::BadValue {
-                    kind: "exec",
-                    key: "command",
-                    value: command.to_owned(),
-                    expected: "a command line naming a program, e.g. exec:python3 bot.py (quotes must close)",
-                })?;
-            return Ok(Profile::External(Arc::new(Bot::new(BotSpec::new(words)))));
+        let prefixed = super::KINDS.iter().find_map(|k| {
+            let prefix = k.prefix?;
+            let rest = text.trim_start().strip_prefix(prefix)?.strip_prefix(':')?;
+            Some((*k, rest))
+        });
+        if let Some((kind, rest)) = prefixed {
+            // `exec:COMMAND`: the text is the first parameter, whole.
+            let mut profile = Profile::of_kind(kind);
+            profile.set(kind.params[0].name, ParamValue::Text(rest))?;
+            profile.check()?;
+            return Ok(profile);
         }
         let (kind, params) = text.split_once(':').unwrap_or((text, ""));
-        let mut profile = Profile::of_kind(kind.trim())?;
+        let mut profile = Profile::of_kind(find_kind(kind.trim(), false)?);
         let mut given = Vec::new();
         for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = param
@@ -279,264 +546,8 @@ impl FromStr for Profile {
             given.push(key);
             profile.set(key, ParamValue::Text(value))?;
         }
+        profile.check()?;
         Ok(profile)
-    }
-}
-
-impl Profile {
-    /// This profile with parameter `key` set from its inline text `value`,
-    /// whatever it was: a point of a sweep over `key`.
-    ///
-    /// # Errors
-    /// A parameter the kind does not have (an external bot has none here)
-    /// or a bad value.
-    pub fn with_param(&self, key: &str, value: &str) -> Result<Profile, ProfileError> {
-        let mut profile = self.clone();
-        profile.set(key, ParamValue::Text(value))?;
-        Ok(profile)
-    }
-
-    /// Sets parameter `key` (of a built-in kind) from its value.
-    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ProfileError> {
-        use ParamType::{Integer, Number, Text};
-        let key = key.trim();
-        match (self, key) {
-            (Profile::Random { knock_prob }, "knock_prob") => {
-                *knock_prob = value
-                    .parse::<f64>(Number)
-                    .filter(|p| (0.0..=1.0).contains(p))
-                    .ok_or_else(|| ProfileError::BadValue {
-                        kind: "random",
-                        key: "knock_prob",
-                        value: value.shown(),
-                        expected: "a number from 0 to 1",
-                    })?;
-            }
-            (Profile::Greedy { schedule, .. }, "schedule") => {
-                *schedule = value
-                    .text(Text)
-                    .and_then(|text| parse_schedule(&text))
-                    .ok_or_else(|| ProfileError::BadValue {
-                        kind: "greedy",
-                        key: "schedule",
-                        value: value.shown(),
-                        expected: "STOCK:KNOCK pairs joined by /, stock sizes decreasing, knock 0 to 10 (e.g. 20:5/10:2)",
-                    })?;
-            }
-            (Profile::Greedy { knock_at, .. }, "knock_at") => {
-                *knock_at = Some(value.parse::<u8>(Integer).filter(|k| *k <= 10).ok_or_else(
-                    || ProfileError::BadValue {
-                        kind: "greedy",
-                        key: "knock_at",
-                        value: value.shown(),
-                        expected: "an integer from 0 to 10",
-                    },
-                )?);
-            }
-            (
-                Profile::Tracker(t),
-                key @ ("knock_at" | "safety" | "slack" | "outs" | "draw_outs" | "hold" | "margin"
-                | "late_stock"),
-            ) => {
-                let (key, expected, range): (&'static str, &'static str, (f32, f32)) = match key {
-                    "knock_at" => ("knock_at", "an integer from 0 to 10", (0.0, 10.0)),
-                    "safety" => ("safety", "a number from 0 to 20", (0.0, 20.0)),
-                    "slack" => ("slack", "an integer from 0 to 20", (0.0, 20.0)),
-                    "outs" => ("outs", "a number from 0 to 20", (0.0, 20.0)),
-                    "draw_outs" => ("draw_outs", "a number from 0 to 20", (0.0, 20.0)),
-                    "hold" => ("hold", "a number from 0 to 5", (0.0, 5.0)),
-                    "margin" => ("margin", "a number from -50 to 50", (-50.0, 50.0)),
-                    _ => ("late_stock", "an integer from 0 to 31", (0.0, 31.0)),
-                };
-                let integer = matches!(key, "knock_at" | "slack" | "late_stock");
-                let x = value
-                    .parse::<f32>(if integer { Integer } else { Number })
-                    .filter(|x| (range.0..=range.1).contains(x) && (!integer || x.fract() == 0.0))
-                    .ok_or_else(|| ProfileError::BadValue {
-                        kind: "tracker",
-                        key,
-                        value: value.shown(),
-                        expected,
-                    })?;
-                match key {
-                    "knock_at" => t.knock_at = Some(x as u8),
-                    "safety" => t.safety = x,
-                    "slack" => t.slack = x as u8,
-                    "outs" => t.outs = x,
-                    "draw_outs" => t.draw_outs = x,
-                    "hold" => t.hold = x,
-                    "margin" => t.margin = x,
-                    _ => t.late_stock = x as u32,
-                }
-            }
-            (Profile::Mc(params), key) => params.set(key, value)?,
-            (profile, key) => {
-                let (kind, allowed) = match profile {
-                    Profile::Random { .. } => ("random", "knock_prob"),
-                    Profile::Simple => ("simple", "(none)"),
-                    Profile::Greedy { .. } => ("greedy", "knock_at, schedule"),
-                    Profile::Mc(_) => ("mc", McParams::KEYS),
-                    Profile::External(_) => (
-                        "exec",
-                        "(none inline; a profile file has command, timeout_ms, options, log_dir)",
-                    ),
-                    Profile::Tracker(_) => (
-                        "tracker",
-                        "knock_at, safety, slack, outs, draw_outs, hold, margin, late_stock",
-                    ),
-                };
-                return Err(ProfileError::UnknownKey {
-                    kind,
-                    key: key.to_owned(),
-                    allowed,
-                });
-            }
-        }
-        Ok(())
-    }
-}
-
-/// An external profile from its TOML table (`kind = "external"`).
-fn external_from_toml(table: &toml::Table) -> Result<Profile, ProfileError> {
-    const KEYS: &str = "command, timeout_ms, options, log_dir (and name)";
-    let bad =
-        |key: &'static str, value: &toml::Value, expected: &'static str| ProfileError::BadValue {
-            kind: "external",
-            key,
-            value: value.to_string(),
-            expected,
-        };
-    let mut spec = BotSpec::new(Vec::new());
-    for (key, value) in table {
-        match key.as_str() {
-            "kind" | "name" => {}
-            "command" => {
-                let expected = "a non-empty array of strings, e.g. [\"python3\", \"bot.py\"]";
-                spec.command = match value {
-                    toml::Value::Array(words) => words
-                        .iter()
-                        .map(|w| w.as_str().map(str::to_owned))
-                        .collect::<Option<Vec<_>>>()
-                        .ok_or_else(|| bad("command", value, expected))?,
-                    toml::Value::String(line) => {
-                        split_command(line).ok_or_else(|| bad("command", value, expected))?
-                    }
-                    _ => return Err(bad("command", value, expected)),
-                };
-            }
-            "timeout_ms" => {
-                spec.timeout_ms = value
-                    .as_integer()
-                    .filter(|t| (1..=3_600_000).contains(t))
-                    .ok_or_else(|| bad("timeout_ms", value, "an integer from 1 to 3600000"))?
-                    as u64;
-            }
-            "options" => {
-                let table = value
-                    .as_table()
-                    .ok_or_else(|| bad("options", value, "a table, sent to the bot in hello"))?;
-                spec.options = crate::protocol::options_from_toml(table)
-                    .map_err(|e| ProfileError::File(format!("external profile: {e}")))?;
-            }
-            "log_dir" => {
-                spec.log_dir = Some(
-                    value
-                        .as_str()
-                        .ok_or_else(|| bad("log_dir", value, "a folder path"))?
-                        .into(),
-                );
-            }
-            other => {
-                return Err(ProfileError::UnknownKey {
-                    kind: "external",
-                    key: other.to_owned(),
-                    allowed: KEYS,
-                });
-            }
-        }
-    }
-    if spec.command.is_empty() || spec.command[0].is_empty() {
-        return Err(ProfileError::File(
-            "an external profile needs command = [\"PROGRAM\", \"ARG\", ...]".into(),
-        ));
-    }
-    Ok(Profile::External(Arc::new(Bot::new(spec))))
-}
-
-/// `20:5/10:2` → `[(20, 5), (10, 2)]`; stock sizes must decrease.
-fn parse_schedule(text: &str) -> Option<Vec<(u32, u8)>> {
-    let mut steps = Vec::new();
-    for step in text.split('/') {
-        let (stock, knock) = step.trim().split_once(':')?;
-        let (stock, knock) = (
-            stock.trim().parse::<u32>().ok()?,
-            knock.trim().parse::<u8>().ok()?,
-        );
-        if knock > 10 || steps.last().is_some_and(|&(s, _)| s <= stock) {
-            return None;
-        }
-        steps.push((stock, knock));
-    }
-    Some(steps)
-}
-
-/// The inline form, which parses back to the same profile.
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Profile::Random { knock_prob } if *knock_prob == 0.5 => f.write_str("random"),
-            Profile::Random { knock_prob } => write!(f, "random:knock_prob={knock_prob}"),
-            Profile::Simple => f.write_str("simple"),
-            Profile::Mc(params) => params.fmt(f),
-            Profile::External(bot) => write!(f, "exec:{}", bot.spec().command_line()),
-            Profile::Tracker(t) => {
-                let d = Tracker::default();
-                let mut params = Vec::new();
-                if let Some(k) = t.knock_at {
-                    params.push(format!("knock_at={k}"));
-                }
-                if t.safety != d.safety {
-                    params.push(format!("safety={}", t.safety));
-                }
-                if t.slack != d.slack {
-                    params.push(format!("slack={}", t.slack));
-                }
-                if t.outs != d.outs {
-                    params.push(format!("outs={}", t.outs));
-                }
-                if t.draw_outs != d.draw_outs {
-                    params.push(format!("draw_outs={}", t.draw_outs));
-                }
-                if t.hold != d.hold {
-                    params.push(format!("hold={}", t.hold));
-                }
-                if t.margin != d.margin {
-                    params.push(format!("margin={}", t.margin));
-                }
-                if t.late_stock != d.late_stock {
-                    params.push(format!("late_stock={}", t.late_stock));
-                }
-                if params.is_empty() {
-                    f.write_str("tracker")
-                } else {
-                    write!(f, "tracker:{}", params.join(","))
-                }
-            }
-            Profile::Greedy { knock_at, schedule } => {
-                f.write_str("greedy")?;
-                let mut sep = ':';
-                if let Some(k) = knock_at {
-                    write!(f, "{sep}knock_at={k}")?;
-                    sep = ',';
-                }
-                if !schedule.is_empty() {
-                    let steps: Vec<String> =
-                        schedule.iter().map(|(s, k)| format!("{s}:{k}")).collect();
-                    write!(f, "{sep}schedule={}", steps.join("/"))?;
-                }
-                Ok(())
-            }
-        }
     }
 }
 
@@ -546,8 +557,9 @@ mod tests {
 
     #[test]
     fn kinds_are_the_built_ins() {
-        for kind in KINDS {
-            assert_eq!(Profile::of_kind(kind).unwrap().to_string(), kind);
+        for kind in builtin_kinds() {
+            let row = find_kind(kind, false).unwrap();
+            assert_eq!(Profile::of_kind(row).to_string(), kind);
         }
         let e = "gredy".parse::<Profile>().unwrap_err().to_string();
         assert!(
@@ -571,10 +583,10 @@ mod tests {
         }
         assert_eq!(
             "greedy: knock_at = 0".parse::<Profile>(),
-            Ok(Profile::Greedy {
-                knock_at: Some(0),
-                schedule: Vec::new()
-            })
+            Ok(Profile::new(crate::strategy::Greedy::new(
+                Some(0),
+                Vec::new()
+            )))
         );
     }
 
@@ -612,7 +624,13 @@ mod tests {
         assert!(e("kind = \"greedy:knock_at=3\"").contains("unknown strategy `greedy:knock_at=3`"));
         assert!(e("kind = \"exec:python3 bot.py\"").contains("unknown strategy"));
         assert!(e("kind = \"greedy\"\nname = 3").contains("name must be a string"));
-        assert!(e("knock_at = 3").contains("\"mc\" or \"external\""));
+        let message = e("knock_at = 3");
+        assert!(
+            message.starts_with("a profile needs kind = \"random\", \"simple\", \"greedy\"")
+                && message.contains("\"mc\"")
+                && message.contains("\"external\""),
+            "{message}"
+        );
         let e = |t: &str| t.parse::<Profile>().unwrap_err().to_string();
         assert!(e("exec:''").contains("naming a program"));
         assert!(e("exec:'' bot.py").contains("naming a program"));

@@ -15,7 +15,57 @@ use crate::engine::{
 };
 use crate::meld;
 
+use super::profile::{Kind, Param, ParamError, ParamType, ParamValue, Params, write_inline};
 use super::{best_discard_except, draw_when};
+
+/// The table's row of `random`.
+pub(super) const KIND: Kind = Kind::of::<RandomParams>(
+    "random",
+    &[Param::new("knock_prob", ParamType::Number, "a number from 0 to 1")],
+    None,
+);
+
+/// The parameters of [`Random`] (`random:knock_prob=0.25`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RandomParams {
+    /// Probability of knocking when a knock is legal (0 to 1, default 0.5).
+    pub knock_prob: f64,
+}
+
+impl Default for RandomParams {
+    fn default() -> RandomParams {
+        RandomParams { knock_prob: 0.5 }
+    }
+}
+
+impl Params for RandomParams {
+    fn kind(&self) -> &'static Kind {
+        &KIND
+    }
+
+    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ParamError> {
+        debug_assert_eq!(key, "knock_prob");
+        self.knock_prob = value
+            .read::<f64>()
+            .filter(|p| (0.0..=1.0).contains(p))
+            .ok_or(ParamError::Invalid)?;
+        Ok(())
+    }
+
+    fn build(&self, seed: u64) -> Box<dyn Strategy> {
+        Box::new(Random::new(seed, self.knock_prob))
+    }
+}
+
+impl std::fmt::Display for RandomParams {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut items = Vec::new();
+        if self.knock_prob != RandomParams::default().knock_prob {
+            items.push(format!("knock_prob={}", self.knock_prob));
+        }
+        write_inline(f, KIND.name, &items)
+    }
+}
 
 /// The uniformly random player.
 #[derive(Clone, Debug)]

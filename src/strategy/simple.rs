@@ -15,7 +15,35 @@ use crate::engine::{
 };
 use crate::meld;
 
+use super::profile::{Kind, ParamError, ParamValue, Params, write_inline};
 use super::{best_discard_except, draw_when, joins_meld};
+
+/// The table's row of `simple`.
+pub(super) const KIND: Kind = Kind::of::<SimpleParams>("simple", &[], None);
+
+/// The parameters of [`Simple`]: none.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SimpleParams;
+
+impl Params for SimpleParams {
+    fn kind(&self) -> &'static Kind {
+        &KIND
+    }
+
+    fn set(&mut self, key: &str, _value: ParamValue<'_>) -> Result<(), ParamError> {
+        unreachable!("simple has no parameter {key}")
+    }
+
+    fn build(&self, seed: u64) -> Box<dyn Strategy> {
+        Box::new(Simple::new(seed))
+    }
+}
+
+impl std::fmt::Display for SimpleParams {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write_inline(f, KIND.name, &[])
+    }
+}
 
 /// The EAAI reference player.
 #[derive(Clone, Debug)]

@@ -55,7 +55,24 @@ use crate::engine::{
 use crate::meld;
 
 use super::knowledge::{Evidence, joiners};
+use super::profile::{Kind, Param, ParamError, ParamType, ParamValue, Params, write_inline};
 use super::{Knowledge, best_discard_except, draw_when};
+
+/// The table's row of `tracker`: its profile is the player itself.
+pub(super) const KIND: Kind = Kind::of::<Tracker>(
+    "tracker",
+    &[
+        Param::new("knock_at", ParamType::Integer, "an integer from 0 to 10"),
+        Param::new("safety", ParamType::Number, "a number from 0 to 20"),
+        Param::new("slack", ParamType::Integer, "an integer from 0 to 20"),
+        Param::new("outs", ParamType::Number, "a number from 0 to 20"),
+        Param::new("draw_outs", ParamType::Number, "a number from 0 to 20"),
+        Param::new("hold", ParamType::Number, "a number from 0 to 5"),
+        Param::new("margin", ParamType::Number, "a number from -50 to 50"),
+        Param::new("late_stock", ParamType::Integer, "an integer from 0 to 31"),
+    ],
+    None,
+);
 
 /// The discard-tracking strategy.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,6 +118,68 @@ impl Default for Tracker {
             last: None,
             kept: None,
         }
+    }
+}
+
+impl Params for Tracker {
+    fn kind(&self) -> &'static Kind {
+        &KIND
+    }
+
+    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ParamError> {
+        let range = match key {
+            "knock_at" => 0.0..=10.0,
+            "safety" | "slack" | "outs" | "draw_outs" => 0.0..=20.0,
+            "hold" => 0.0..=5.0,
+            "margin" => -50.0..=50.0,
+            _ => 0.0..=31.0,
+        };
+        let integer = matches!(key, "knock_at" | "slack" | "late_stock");
+        let x = value
+            .read::<f32>()
+            .filter(|x| range.contains(x) && (!integer || x.fract() == 0.0))
+            .ok_or(ParamError::Invalid)?;
+        match key {
+            "knock_at" => self.knock_at = Some(x as u8),
+            "safety" => self.safety = x,
+            "slack" => self.slack = x as u8,
+            "outs" => self.outs = x,
+            "draw_outs" => self.draw_outs = x,
+            "hold" => self.hold = x,
+            "margin" => self.margin = x,
+            _ => self.late_stock = x as u32,
+        }
+        Ok(())
+    }
+
+    fn build(&self, _seed: u64) -> Box<dyn Strategy> {
+        Box::new(self.clone())
+    }
+}
+
+/// `tracker` and the parameters that differ from the defaults.
+impl std::fmt::Display for Tracker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let d = Tracker::default();
+        let mut items = Vec::new();
+        if let Some(k) = self.knock_at {
+            items.push(format!("knock_at={k}"));
+        }
+        let mut differs = |name: &str, value: f32, default: f32| {
+            if value != default {
+                items.push(format!("{name}={value}"));
+            }
+        };
+        differs("safety", self.safety, d.safety);
+        differs("slack", f32::from(self.slack), f32::from(d.slack));
+        differs("outs", self.outs, d.outs);
+        differs("draw_outs", self.draw_outs, d.draw_outs);
+        differs("hold", self.hold, d.hold);
+        differs("margin", self.margin, d.margin);
+        if self.late_stock != d.late_stock {
+            items.push(format!("late_stock={}", self.late_stock));
+        }
+        write_inline(f, KIND.name, &items)
     }
 }
 
@@ -598,9 +677,7 @@ mod tests {
         let text = "tracker:knock_at=8,safety=1,slack=2,outs=2,draw_outs=1,hold=0.5,margin=-5,late_stock=4";
         let profile: Profile = text.parse().unwrap();
         assert_eq!(profile.to_string(), text);
-        let Profile::Tracker(t) = profile else {
-            panic!("a tracker profile")
-        };
+        let t = profile.params::<Tracker>().expect("a tracker profile");
         assert_eq!((t.outs, t.draw_outs, t.hold), (2.0, 1.0, 0.5));
         assert_eq!("tracker".parse::<Profile>().unwrap().to_string(), "tracker");
         assert!("tracker:hold=6".parse::<Profile>().is_err());

@@ -1,0 +1,141 @@
+//! The command line of a bot: [`BotSpec`] (what starts it and how it is
+//! played) and the quoting that reads a command line back into words.
+
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+
+/// The default time a bot has for one answer.
+pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
+
+/// What starts a bot and how it is played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotSpec {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// Milliseconds the bot has for each answer.
+    pub timeout_ms: u64,
+    /// Sent to the bot in `hello` as `options`.
+    pub options: Map<String, Value>,
+    /// Where the bot's stderr logs go (default: one private folder per
+    /// ginlab process in the system's temporary directory, see
+    /// [`Bot::log_dir`]).
+    pub log_dir: Option<PathBuf>,
+}
+
+impl BotSpec {
+    /// A spec for `command` with the default timeout and no options.
+    #[must_use]
+    pub fn new(command: Vec<String>) -> BotSpec {
+        BotSpec {
+            command,
+            timeout_ms: DEFAULT_TIMEOUT_MS,
+            options: Map::new(),
+            log_dir: None,
+        }
+    }
+
+    /// The command as one line, arguments with spaces or quotes quoted, so
+    /// that [`split_command`] reads it back.
+    #[must_use]
+    pub fn command_line(&self) -> String {
+        self.command
+            .iter()
+            .map(|word| quote_word(word))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// `word` as [`split_command`] reads it back: as is without white space or
+/// quotes, else in single quotes, a `'` in it written `"'"` between them.
+fn quote_word(word: &str) -> String {
+    if word.is_empty() {
+        return "''".to_owned();
+    }
+    if !word.contains(|c: char| c.is_whitespace() || c == '\'' || c == '"') {
+        return word.to_owned();
+    }
+    word.split('\'')
+        .map(|part| {
+            if part.is_empty() {
+                String::new()
+            } else {
+                format!("'{part}'")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\"'\"")
+}
+
+/// Splits a command line into words: white space separates, and single or
+/// double quotes keep spaces inside a word. `None` if a quote is not closed.
+#[must_use]
+pub fn split_command(line: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote = None;
+    for c in line.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                in_word = true;
+            }
+            None if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            None => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return None;
+    }
+    if in_word {
+        words.push(word);
+    }
+    Some(words)
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_words() {
+        assert_eq!(
+            split_command("python3  'my bot.py' --x \"a b\"c"),
+            Some(vec![
+                "python3".into(),
+                "my bot.py".into(),
+                "--x".into(),
+                "a bc".into()
+            ])
+        );
+        assert_eq!(split_command("a ''"), Some(vec!["a".into(), String::new()]));
+        assert_eq!(split_command("a 'b"), None);
+        assert_eq!(split_command("   "), Some(vec![]));
+        let spec = BotSpec::new(vec!["python3".into(), "my bot.py".into()]);
+        assert_eq!(spec.command_line(), "python3 'my bot.py'");
+        assert_eq!(split_command(&spec.command_line()).unwrap(), spec.command);
+        // Found by tests/fuzz.rs: a word with a single quote was written
+        // bare, and the line did not read back (an unclosed quote).
+        let spec = BotSpec::new(vec![
+            "bot".into(),
+            "it's".into(),
+            "'".into(),
+            "a 'b\"".into(),
+        ]);
+        assert_eq!(spec.command_line(), r#"bot 'it'"'"'s' "'" 'a '"'"'b"'"#);
+        assert_eq!(split_command(&spec.command_line()).unwrap(), spec.command);
+    }
+}
