@@ -368,6 +368,54 @@ impl Rules {
     }
 }
 
+/// The rules as the knob table of `RULES.md`, as JSON: what the bot
+/// protocol's `game_start` and game records carry (`ginlab rules` prints
+/// the same table as TOML).
+#[must_use]
+pub fn rules_table(rules: &Rules) -> serde_json::Value {
+    let mut table = serde_json::Map::new();
+    for knob in KNOBS {
+        let value = rules.get(knob.name).expect("every listed knob has a value");
+        table.insert(
+            knob.name.to_owned(),
+            serde_json::to_value(value).expect("a knob value is plain JSON"),
+        );
+    }
+    serde_json::Value::Object(table)
+}
+
+/// Rules from a knob table (as [`rules_table`] writes it): knobs not given
+/// keep the `standard` value.
+///
+/// # Errors
+/// A table that is not an object, an unknown knob or a bad value.
+pub fn rules_from_table(table: &serde_json::Value) -> Result<Rules, RulesError> {
+    let mut rules = Rules::standard();
+    let serde_json::Value::Object(map) = table else {
+        return Err(RulesError::Toml(
+            "the rules must be a table of knobs".into(),
+        ));
+    };
+    for (name, value) in map {
+        // JSON null (also inside a list) and integers beyond 64-bit signed
+        // have no TOML form; no knob takes them.
+        let Ok(toml_value) = toml::Value::try_from(value) else {
+            let knob = KNOBS
+                .iter()
+                .find(|k| k.name == name)
+                .ok_or_else(|| RulesError::UnknownKnob(name.clone()))?;
+            return Err(RulesError::BadValue {
+                knob: knob.name,
+                value: value.to_string(),
+                allowed: knob.allowed,
+            });
+        };
+        rules.set(name, &toml_value)?;
+    }
+    rules.validate()?;
+    Ok(rules)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -533,5 +581,33 @@ mod tests {
         assert!(e.to_string().ends_with("did you mean `gin_bonus`?"), "{e}");
         let e = Rules::from_toml("preset = \"oklahoma\"\ndeal = \"eleven_cards\"").unwrap_err();
         assert!(e.to_string().contains("eleven_cards"), "{e}");
+    }
+
+    #[test]
+    fn rules_round_trip_through_the_table() {
+        use serde_json::json;
+        for name in super::super::PRESETS {
+            let rules = Rules::preset(name).unwrap();
+            assert_eq!(rules_from_table(&rules_table(&rules)).unwrap(), rules);
+        }
+        assert!(rules_from_table(&json!({"gin_bonus": "x"})).is_err());
+        assert!(rules_from_table(&json!({"no_such": 1})).is_err());
+        assert!(rules_from_table(&json!([1])).is_err());
+    }
+
+    /// Values with no TOML form (found by tests/fuzz.rs): the error names the
+    /// knob and what it takes, not "null" for a huge number.
+    #[test]
+    fn knob_table_values_without_toml_form() {
+        use serde_json::json;
+        for value in [json!(null), json!(u64::MAX), json!([1, null])] {
+            let e = rules_from_table(&json!({ "gin_bonus": value.clone() })).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("bad value {value} for `gin_bonus`: it takes an integer 0 to 1000")
+            );
+        }
+        let e = rules_from_table(&json!({ "gin_bonsu": null })).unwrap_err();
+        assert!(e.to_string().contains("unknown knob `gin_bonsu`"), "{e}");
     }
 }

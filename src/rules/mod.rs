@@ -11,7 +11,7 @@ use crate::cards::{Card, Rank, Suit};
 use crate::echo::echo;
 use crate::suggest::did_you_mean;
 
-pub use knobs::{KNOBS, Knob};
+pub use knobs::{KNOBS, Knob, rules_from_table, rules_table};
 
 /// How high a knocker's deadwood may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -458,7 +458,7 @@ impl Header {
                 Work::Decks { .. } => Mode::Decks,
             },
             variant: labels.variant.clone(),
-            rules: protocol::rules_table(&plan.rules),
+            rules: crate::rules::rules_table(&plan.rules),
             players: [player(0), player(1)],
         }
     }
@@ -691,8 +691,8 @@ fn check_deal(record: &GameRecord) -> Result<(), ReplayError> {
 fn replay_record(record: &GameRecord, number: u64) -> Result<Replay, ReplayError> {
     check_deal(record)?;
     let fail = |what: String| ReplayError(what);
-    let rules =
-        protocol::rules_from_table(&record.rules).map_err(|e| fail(format!("the rules: {e}")))?;
+    let rules = crate::rules::rules_from_table(&record.rules)
+        .map_err(|e| fail(format!("the rules: {e}")))?;
     let games = record.mode == Mode::Games;
     let count = record.hands.len();
     if count == 0 || (!games && count != 1) {
