@@ -27,7 +27,6 @@ pub use rules::Rules;
 pub mod strategy;
 
 pub use engine::{Deck, Seat};
-pub mod botcheck;
 pub mod echo;
 pub mod experiment;
 pub mod job;

@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use ginlab::botcheck::{CheckReport, check_bot};
+use ginlab::strategy::botcheck::{CheckReport, check_bot};
 use ginlab::strategy::{Bot, BotSpec, DEFAULT_TIMEOUT_MS};
 
 use super::{Failure, write_stdout};

@@ -38,6 +38,7 @@ kinds! {
 mod mc;
 
 pub use crate::engine::Strategy;
+pub use external::check as botcheck;
 pub use external::{
     Bot, BotError, BotProcess, BotSpec, DEFAULT_TIMEOUT_MS, External, adopt_orphans,
     default_log_dir, end_orphans, end_running_bots, finish_logs, keep_logs, logs_kept,

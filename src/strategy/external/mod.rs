@@ -14,6 +14,7 @@
 //! wrong is appended to the process's log file, next to everything the bot
 //! wrote on stderr.
 
+pub mod check;
 mod command;
 mod logs;
 mod pool;
@@ -116,6 +117,11 @@ impl Strategy for External {
 
     fn observe(&mut self, _view: &PlayerView<'_>, event: &Event) {
         self.send(protocol::event(event));
+    }
+
+    /// Every event goes to the bot.
+    fn observes(&self) -> bool {
+        true
     }
 
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {

@@ -316,10 +316,6 @@ impl Strategy for Passive {
         "passive"
     }
 
-    fn observes(&self) -> bool {
-        false
-    }
-
     fn take_upcard(&mut self, _view: &PlayerView<'_>) -> bool {
         false
     }
