@@ -170,9 +170,6 @@ impl Strategy for Replay<'_> {
     fn name(&self) -> &str {
         "replay"
     }
-    fn observes(&self) -> bool {
-        false
-    }
     fn take_upcard(&mut self, _: &PlayerView<'_>) -> bool {
         let Answer::Upcard(take) = self.next() else {
             panic!("replayed out of step")

@@ -181,10 +181,6 @@ impl Strategy for PyPlayer {
 
     fn observe(&mut self, _view: &PlayerView<'_>, _event: &Event) {}
 
-    fn observes(&self) -> bool {
-        false
-    }
-
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
         matches!(self.act(view), Action::TakeUpcard(true))
     }

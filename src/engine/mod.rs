@@ -5,6 +5,7 @@
 mod deck;
 mod game;
 mod hand;
+mod legal;
 mod multi;
 mod player;
 mod score;
@@ -21,14 +22,12 @@ pub use hand::{
     Action, Hand, HandOutcome, IllegalAction, VoidReason, WorldError, big_gin_turn,
     last_discard_knocks,
 };
+pub use legal::{big_gin_legal, legal_discards, pile_allowed};
 pub use multi::{
     PARTNERSHIP_TARGET, PartnershipResult, TableHand, ThreeResult, play_partnership, play_three,
     round_score, team_of,
 };
-pub use player::{
-    EngineError, Strategy, ask, big_gin_legal, legal_discards, pile_allowed, play_hand,
-    play_hand_inspected, turn_end,
-};
+pub use player::{EngineError, Strategy, ask, play_hand, play_hand_inspected, turn_end};
 pub use score::{HandEnd, HandScore, Side, score_showdown};
 pub use sheet::{GameResult, Tally, next_dealer};
 pub use transcript::{game_summary, hand_heading, hand_transcript};

@@ -20,10 +20,11 @@ pub trait Strategy: Send {
     /// Something happened at the table (either player's action).
     fn observe(&mut self, _view: &PlayerView<'_>, _event: &Event) {}
 
-    /// Whether [`Strategy::observe`] does anything; `false` lets the driver
-    /// skip building a view per event for this player.
+    /// Whether [`Strategy::observe`] does anything: a player that overrides
+    /// `observe` says `true` here. The default `false` lets the driver skip
+    /// building a view per event for the player.
     fn observes(&self) -> bool {
-        true
+        false
     }
 
     /// Take the upcard? ([`Phase::UpcardOffer`])
@@ -158,39 +159,6 @@ pub fn play_hand_inspected(
         players[seat.index()].end_hand(&hand.view(seat), &outcome);
     }
     Ok(outcome)
-}
-
-/// The legal discards of a view in [`Phase::EndTurn`]: every card but the one
-/// just taken from the pile.
-pub fn legal_discards(view: &PlayerView<'_>) -> crate::cards::CardSet {
-    match view.taken_from_pile {
-        Some(card) => view.hand.without(card),
-        None => view.hand,
-    }
-}
-
-/// Whether declaring big gin ([`TurnEnd::BigGin`]) is legal in this view:
-/// the rules allow big gin, the player has drawn (not the eleven-card
-/// deal's first turn) and all 11 cards meld (the checks [`Hand::apply`]
-/// makes).
-#[must_use]
-pub fn big_gin_legal(view: &PlayerView<'_>) -> bool {
-    view.rules.big_gin_bonus.is_some()
-        && super::hand::big_gin_turn(view.rules, view.turn)
-        && crate::meld::is_big_gin(view.hand)
-}
-
-/// Whether the pile may be drawn from in this view. At the stock end
-/// ([`Phase::LastChance`]) only when the last discard makes a knock possible.
-#[must_use]
-pub fn pile_allowed(view: &PlayerView<'_>) -> bool {
-    match (view.phase, view.pile_top()) {
-        (Phase::Draw { stock_only, .. }, Some(_)) => !stock_only,
-        (Phase::LastChance { .. }, Some(top)) => {
-            super::hand::last_discard_knocks(view.hand, top, view.knock_limit, view.rules)
-        }
-        _ => false,
-    }
 }
 
 /// Default answer helpers shared by strategies: the turn end that knocks with

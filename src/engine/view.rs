@@ -52,12 +52,12 @@ impl fmt::Display for Seat {
 /// Whose decision the hand waits for, and which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
-    /// `seat` may take the upcard ([`Strategy::take_upcard`](crate::strategy::Strategy::take_upcard)).
+    /// `seat` may take the upcard ([`Strategy::take_upcard`](super::Strategy::take_upcard)).
     UpcardOffer {
         /// Who is asked.
         seat: Seat,
     },
-    /// `seat` draws ([`Strategy::draw`](crate::strategy::Strategy::draw)).
+    /// `seat` draws ([`Strategy::draw`](super::Strategy::draw)).
     Draw {
         /// Who draws.
         seat: Seat,
@@ -72,7 +72,7 @@ pub enum Phase {
         seat: Seat,
     },
     /// `seat` holds 11 cards and ends its turn
-    /// ([`Strategy::end_turn`](crate::strategy::Strategy::end_turn)).
+    /// ([`Strategy::end_turn`](super::Strategy::end_turn)).
     EndTurn {
         /// Who ends the turn.
         seat: Seat,

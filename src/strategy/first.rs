@@ -103,7 +103,8 @@ mod tests {
             e("first:draw=1"),
             "strategy `first` has no parameter `draw`; it takes: knock"
         );
-    
+        // It has no `observe`, and by default is not sent the events.
+        assert!(!profile.build(0).observes());
         // And it plays: whole games against random, built from profiles.
         let random: Profile = "random".parse().unwrap();
         for seed in 0..4 {

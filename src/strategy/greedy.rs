@@ -149,10 +149,6 @@ impl Strategy for Greedy {
         "greedy"
     }
 
-    fn observes(&self) -> bool {
-        false
-    }
-
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
         view.upcard.is_some_and(|card| self.improves(view, card))
     }

@@ -97,10 +97,6 @@ impl Strategy for Random {
         "random"
     }
 
-    fn observes(&self) -> bool {
-        false
-    }
-
     fn take_upcard(&mut self, _view: &PlayerView<'_>) -> bool {
         self.chance(0.5)
     }

@@ -66,10 +66,6 @@ impl Strategy for Simple {
         "simple"
     }
 
-    fn observes(&self) -> bool {
-        false
-    }
-
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
         view.upcard.is_some_and(|card| joins_meld(view.hand, card))
     }

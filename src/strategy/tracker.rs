@@ -350,10 +350,6 @@ impl Strategy for Tracker {
         self.kept = None;
     }
 
-    fn observes(&self) -> bool {
-        false
-    }
-
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
         view.upcard.is_some_and(|card| self.wants(view, card))
     }
