@@ -2,8 +2,10 @@
 //! bot process, one object per line.
 //!
 //! This module is the wire format only: the messages ginlab writes (built
-//! from a [`PlayerView`], an [`Event`], a [`HandOutcome`] or a
-//! [`GameResult`], so they can carry nothing a player may not know), the
+//! from a [`PlayerView`](crate::engine::PlayerView), an
+//! [`Event`](crate::engine::Event), a
+//! [`HandOutcome`](crate::engine::HandOutcome) or a
+//! [`GameResult`](crate::engine::GameResult), so they can carry nothing a player may not know), the
 //! [`Move`]s a bot answers with and the legal ones at a decision, and the
 //! reader that checks a bot's line ([`read_hello`], [`read_move`]). Running
 //! the process is the job of `strategy::External`, a layer above.

@@ -19,7 +19,7 @@ pub struct BotSpec {
     pub options: Map<String, Value>,
     /// Where the bot's stderr logs go (default: one private folder per
     /// ginlab process in the system's temporary directory, see
-    /// [`Bot::log_dir`]).
+    /// [`Bot::log_dir`](super::Bot::log_dir)).
     pub log_dir: Option<PathBuf>,
 }
 
