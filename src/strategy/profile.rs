@@ -456,8 +456,19 @@ impl Profile {
     /// whatever it was: a point of a sweep over `key`.
     ///
     /// # Errors
-    /// A parameter the kind does not have or a bad value.
+    /// A parameter the kind does not have (an external bot has none here)
+    /// or a bad value.
     pub fn with_param(&self, key: &str, value: &str) -> Result<Profile, ProfileError> {
+        let kind = self.kind();
+        if let Some(prefix) = kind.prefix {
+            // A bot is started and checked once, when its profile is
+            // resolved; one made here would meet its first game unchecked.
+            return Err(ProfileError::UnknownKey {
+                kind: prefix,
+                key: key.trim().to_owned(),
+                allowed: format!("(none inline; a profile file has {})", kind.param_names()),
+            });
+        }
         let mut profile = self.clone();
         profile.set(key, ParamValue::Text(value))?;
         profile.check()?;
@@ -733,6 +744,12 @@ mod tests {
         assert!(
             message.contains("`exec` has no parameter `samples`"),
             "{message}"
+        );
+        let message = bot.with_param("timeout_ms", "4").unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "strategy `exec` has no parameter `timeout_ms`; it takes: (none inline; a \
+             profile file has command, timeout_ms, options, log_dir)"
         );
     }
 }

@@ -234,7 +234,6 @@ impl Params for Arc<Bot> {
             ("log_dir", ParamValue::Toml(toml::Value::String(dir))) => {
                 spec.log_dir = Some(dir.into());
             }
-            ("log_dir", ParamValue::Text(dir)) => spec.log_dir = Some(dir.trim().into()),
             _ => return Err(ParamError::Invalid),
         }
         *self = Arc::new(Bot::new(spec));
