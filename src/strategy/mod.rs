@@ -51,8 +51,8 @@ pub use mc::{
     World, budget,
 };
 pub use profile::{
-    AnyParams, Kind, Param, ParamError, ParamType, ParamValue, Params, Profile, ProfileError,
-    builtin_kinds, builtin_list, write_inline,
+    Kind, Param, ParamError, ParamType, ParamValue, Params, Profile, ProfileError, builtin_kinds,
+    builtin_list, write_inline,
 };
 pub use random::{Random, RandomParams};
 pub use simple::{Simple, SimpleParams};

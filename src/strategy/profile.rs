@@ -150,7 +150,7 @@ pub trait Params: fmt::Display + fmt::Debug + Send + Sync + 'static {
 
 /// [`Params`] as a profile holds them: cloned, compared and downcast
 /// without knowing the kind.
-pub trait AnyParams: Params {
+pub(crate) trait AnyParams: Params {
     /// A boxed copy.
     fn clone_box(&self) -> Box<dyn AnyParams>;
     /// Equal to `other` (same kind, same values).
