@@ -29,13 +29,11 @@ kinds! {
     simple,
     greedy,
     tracker,
-    mc_profile,
+    mc,
     external,
     #[cfg(test)]
     first,
 }
-
-mod mc;
 
 pub use crate::engine::Strategy;
 pub use external::check as botcheck;

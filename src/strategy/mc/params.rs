@@ -1,0 +1,418 @@
+//! The parameters of `mc` ([`McParams`]): its row in the table of kinds,
+//! how each parameter is read and printed, and the player they build.
+
+use std::fmt;
+
+use super::{Model, MonteCarlo, budget};
+use crate::strategy::profile::{
+    Kind, Param, ParamError, ParamType, ParamValue, Params, write_inline,
+};
+use crate::strategy::Strategy;
+
+/// The table's row of `mc`.
+pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
+    "mc",
+    &[
+        Param::new("samples", ParamType::Integer, "an integer from 1 to 65536"),
+        Param::new(
+            "budget_ms",
+            ParamType::Number,
+            "a number of milliseconds above 0, at most 256",
+        ),
+        Param::new(
+            "game_budget_ms",
+            ParamType::Number,
+            "a number of milliseconds above 0, at most 3600000",
+        ),
+        Param::new("game_worlds", ParamType::Integer, "an integer from 1 to 10^12"),
+        Param::new("rollout", ParamType::Text, "greedy or tracker"),
+        Param::new("base", ParamType::Text, "greedy or tracker"),
+        Param::new("own_knock_at", ParamType::Integer, "an integer from 0 to 10"),
+        Param::new("opp_knock_at", ParamType::Integer, "an integer from 0 to 10"),
+        Param::new("weighting", ParamType::Text, "none or tracker"),
+        Param::new("objective", ParamType::Text, "points or game"),
+        Param::new("discards", ParamType::Integer, "an integer from 1 to 11"),
+        Param::new("confidence", ParamType::Number, "a number from 0 to 10"),
+        Param::new("calibrate", ParamType::Boolean, "true or false"),
+        Param::new("seed", ParamType::Integer, "an integer from 0 to 2^64 - 1"),
+    ],
+    None,
+);
+
+/// The policy that plays both seats in a rollout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// [`Greedy`](crate::strategy::Greedy) with its defaults.
+    Greedy,
+    /// [`Tracker`](crate::strategy::Tracker) with its defaults.
+    Tracker,
+}
+
+/// How the opponent's hidden cards are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Weighting {
+    /// Uniformly among the unseen cards.
+    None,
+    /// In proportion to [`Knowledge::prob`](crate::strategy::Knowledge::prob).
+    Tracker,
+}
+
+/// What a rollout is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// Hand points, signed.
+    Points,
+    /// The chance of winning the game from the scores after the hand.
+    Game,
+}
+
+/// The parameters of [`MonteCarlo`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct McParams {
+    /// Worlds sampled per decision (1 to 65536).
+    pub samples: u32,
+    /// The time per decision `samples` was resolved from (`budget_ms`;
+    /// recorded so the profile prints it).
+    pub budget_ms: Option<f64>,
+    /// The time per game `game_worlds` was resolved from (`game_budget_ms`).
+    pub game_budget_ms: Option<f64>,
+    /// Worlds for a whole game, shared out over its sampled decisions
+    /// ([`budget::GameAccount`]); `samples` is then not used.
+    pub game_worlds: Option<u64>,
+    /// The rollout policy.
+    pub rollout: Rollout,
+    /// How hidden cards are sampled.
+    pub weighting: Weighting,
+    /// What a rollout is worth.
+    pub objective: Objective,
+    /// Discards considered at the end of a turn (1 to 11).
+    pub discards: u8,
+    /// The policy whose answer is played unless sampling shows a better one
+    /// with `confidence` (`greedy` or `tracker`).
+    pub base: Rollout,
+    /// The knock threshold of this player's own future play in rollouts
+    /// (0 to 10; `None`: the rollout policy's default). The opponent is
+    /// always modelled by the policy's default.
+    pub own_knock_at: Option<u8>,
+    /// The knock threshold the opponent is modelled with (0 to 10; `None`:
+    /// the rollout policy's default), in rollouts and in the calibration.
+    pub opp_knock_at: Option<u8>,
+    /// Standard errors by which an answer must beat the base policy's
+    /// choice to be played instead (0 to 10; 0: the best mean wins).
+    pub confidence: f64,
+    /// Weight worlds by how likely a real opponent's hand has their
+    /// deadwood ([`HandPrior`](super::HandPrior)).
+    pub calibrate: bool,
+    /// Mixed into the harness's seed.
+    pub seed: u64,
+}
+
+impl Default for McParams {
+    fn default() -> McParams {
+        McParams {
+            samples: 64,
+            budget_ms: None,
+            game_budget_ms: None,
+            game_worlds: None,
+            rollout: Rollout::Greedy,
+            weighting: Weighting::Tracker,
+            objective: Objective::Points,
+            discards: 4,
+            calibrate: true,
+            confidence: 2.0,
+            base: Rollout::Tracker,
+            own_knock_at: None,
+            opp_knock_at: None,
+            seed: 0,
+        }
+    }
+}
+
+impl McParams {
+    /// The opponent model these parameters give.
+    #[must_use]
+    pub fn opponent_model(&self) -> Model {
+        Model {
+            rollout: self.rollout,
+            knock_at: self.opp_knock_at,
+        }
+    }
+}
+
+/// Each parameter applies in the order given: `budget_ms` sets `samples`
+/// and `game_budget_ms` sets `game_worlds` (at [`budget::WORLDS_PER_MS`]),
+/// and a count given after its budget overrides it, which is how the
+/// printed profile pins the count. A profile file's keys are read in
+/// sorted order, where the count also comes after its budget. A budget
+/// per decision and one per game exclude each other.
+impl Params for McParams {
+    fn kind(&self) -> &'static Kind {
+        &KIND
+    }
+
+    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ParamError> {
+        match key {
+            "samples" => {
+                self.samples = value
+                    .read()
+                    .filter(|n| (1..=budget::MAX_WORLDS as u32).contains(n))
+                    .ok_or(ParamError::Invalid)?;
+            }
+            "budget_ms" | "game_budget_ms" | "game_worlds" => {
+                let per_game = key != "budget_ms";
+                if per_game && self.budget_ms.is_some()
+                    || !per_game && (self.game_budget_ms.is_some() || self.game_worlds.is_some())
+                {
+                    return Err(ParamError::Conflict(
+                        "takes a budget per decision (budget_ms) or per game (game_budget_ms, game_worlds), not both",
+                    ));
+                }
+                match key {
+                    "budget_ms" => {
+                        let ms = value
+                            .read()
+                            .filter(|ms: &f64| *ms > 0.0 && *ms <= 256.0)
+                            .ok_or(ParamError::Invalid)?;
+                        self.budget_ms = Some(ms);
+                        self.samples = budget::worlds(ms) as u32;
+                    }
+                    "game_budget_ms" => {
+                        let ms = value
+                            .read()
+                            .filter(|ms: &f64| *ms > 0.0 && *ms <= 3_600_000.0)
+                            .ok_or(ParamError::Invalid)?;
+                        self.game_budget_ms = Some(ms);
+                        self.game_worlds = Some(budget::worlds(ms));
+                    }
+                    _ => {
+                        self.game_worlds = Some(
+                            value
+                                .read()
+                                .filter(|n| (1..=1_000_000_000_000).contains(n))
+                                .ok_or(ParamError::Invalid)?,
+                        );
+                    }
+                }
+            }
+            "discards" => {
+                self.discards = value
+                    .read()
+                    .filter(|n| (1..=11).contains(n))
+                    .ok_or(ParamError::Invalid)?;
+            }
+            "own_knock_at" | "opp_knock_at" => {
+                let k = value.read().filter(|k| *k <= 10);
+                if key == "own_knock_at" {
+                    self.own_knock_at =
+                        Some(k.ok_or(ParamError::Invalid)?);
+                } else {
+                    self.opp_knock_at =
+                        Some(k.ok_or(ParamError::Invalid)?);
+                }
+            }
+            "confidence" => {
+                self.confidence = value
+                    .read()
+                    .filter(|z: &f64| (0.0..=10.0).contains(z))
+                    .ok_or(ParamError::Invalid)?;
+            }
+            "calibrate" => {
+                self.calibrate = value
+                    .read()
+                    .ok_or(ParamError::Invalid)?;
+            }
+            "seed" => {
+                self.seed = value
+                    .read()
+                    .ok_or(ParamError::Invalid)?;
+            }
+            "rollout" | "base" => {
+                let policy = match value.read::<String>().as_deref() {
+                    Some("greedy") => Rollout::Greedy,
+                    Some("tracker") => Rollout::Tracker,
+                    _ => return Err(ParamError::Invalid),
+                };
+                if key == "base" {
+                    self.base = policy;
+                } else {
+                    self.rollout = policy;
+                }
+            }
+            "weighting" => {
+                self.weighting = match value.read::<String>().as_deref() {
+                    Some("none") => Weighting::None,
+                    Some("tracker") => Weighting::Tracker,
+                    _ => return Err(ParamError::Invalid),
+                };
+            }
+            "objective" => {
+                self.objective = match value.read::<String>().as_deref() {
+                    Some("points") => Objective::Points,
+                    Some("game") => Objective::Game,
+                    _ => return Err(ParamError::Invalid),
+                };
+            }
+            _ => unreachable!("mc has no parameter {key}"),
+        }
+        Ok(())
+    }
+
+    fn build(&self, seed: u64) -> Box<dyn Strategy> {
+        Box::new(MonteCarlo::new(self.clone(), seed))
+    }
+}
+
+/// The inline profile text: `mc` and the parameters that differ from the
+/// defaults, which parses back to the same parameters.
+impl fmt::Display for McParams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = McParams::default();
+        let mut params = Vec::new();
+        if let Some(ms) = self.budget_ms {
+            params.push(format!("budget_ms={ms}"));
+        }
+        // With a budget the resolved count is always printed: the manifest
+        // records it, and it pins the count when the text is read back.
+        if self.samples != d.samples || self.budget_ms.is_some() {
+            params.push(format!("samples={}", self.samples));
+        }
+        if let Some(ms) = self.game_budget_ms {
+            params.push(format!("game_budget_ms={ms}"));
+        }
+        if let Some(n) = self.game_worlds {
+            params.push(format!("game_worlds={n}"));
+        }
+        if self.rollout != d.rollout {
+            params.push(format!("rollout={}", self.rollout.name()));
+        }
+        if self.base != d.base {
+            params.push(format!("base={}", self.base.name()));
+        }
+        if let Some(k) = self.own_knock_at {
+            params.push(format!("own_knock_at={k}"));
+        }
+        if let Some(k) = self.opp_knock_at {
+            params.push(format!("opp_knock_at={k}"));
+        }
+        if self.weighting != d.weighting {
+            let w = match self.weighting {
+                Weighting::None => "none",
+                Weighting::Tracker => "tracker",
+            };
+            params.push(format!("weighting={w}"));
+        }
+        if self.objective != d.objective {
+            let o = match self.objective {
+                Objective::Points => "points",
+                Objective::Game => "game",
+            };
+            params.push(format!("objective={o}"));
+        }
+        if self.discards != d.discards {
+            params.push(format!("discards={}", self.discards));
+        }
+        if self.confidence != d.confidence {
+            params.push(format!("confidence={}", self.confidence));
+        }
+        if self.calibrate != d.calibrate {
+            params.push(format!("calibrate={}", self.calibrate));
+        }
+        if self.seed != d.seed {
+            params.push(format!("seed={}", self.seed));
+        }
+        write_inline(f, KIND.name, &params)
+    }
+}
+
+impl Rollout {
+    /// The profile name of the policy.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Rollout::Greedy => "greedy",
+            Rollout::Tracker => "tracker",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::Profile;
+
+    #[test]
+    fn profile_text_round_trips() {
+        for text in [
+            "mc",
+            "mc:samples=256",
+            "mc:samples=8,rollout=tracker,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,calibrate=false,seed=7",
+        ] {
+            let profile: Profile = text.parse().unwrap();
+            assert_eq!(profile.to_string(), text);
+        }
+        let toml = "kind = \"mc\"\nsamples = 16\nrollout = \"tracker\"";
+        let (profile, _) = Profile::from_toml(toml).unwrap();
+        assert_eq!(profile.to_string(), "mc:samples=16,rollout=tracker");
+    }
+
+    #[test]
+    fn bad_parameters_are_named() {
+        let e = |t: &str| t.parse::<Profile>().unwrap_err().to_string();
+        assert!(
+            e("mc:samples=0").contains("1 to 65536"),
+            "{}",
+            e("mc:samples=0")
+        );
+        assert!(e("mc:samples=x").contains("`mc:samples`"));
+        assert!(e("mc:discards=12").contains("1 to 11"));
+        assert!(e("mc:rollout=mc").contains("greedy or tracker"));
+        assert!(e("mc:weighting=yes").contains("none or tracker"));
+        assert!(e("mc:objective=elo").contains("points or game"));
+        assert!(e("mc:seed=-1").contains("2^64"));
+        assert!(e("mc:depth=3").contains(&KIND.param_names()));
+        assert!(e("mc:budget_ms=0").contains("above 0, at most 256"));
+        assert!(e("mc:budget_ms=fast").contains("`mc:budget_ms`"));
+        assert!(e("mc:game_budget_ms=-5").contains("at most 3600000"));
+        assert!(e("mc:game_worlds=0").contains("1 to 10^12"));
+        for both in [
+            "mc:budget_ms=2,game_budget_ms=30000",
+            "mc:game_worlds=9,budget_ms=2",
+        ] {
+            assert!(e(both).contains("not both"), "{both}: {}", e(both));
+        }
+    }
+
+    /// A budget resolves to a count at the fixed rate; the printed profile
+    /// carries the count, and a count given after the budget pins it (so a
+    /// manifest's text replays the same worlds whatever the rate becomes).
+    #[test]
+    fn budgets_resolve_to_printed_counts() {
+        let p = |t: &str| {
+            t.parse::<Profile>()
+                .unwrap()
+                .params::<McParams>()
+                .unwrap()
+                .clone()
+        };
+        let two = p("mc:budget_ms=2");
+        assert_eq!((two.samples, two.budget_ms), (512, Some(2.0)));
+        assert_eq!(two.to_string(), "mc:budget_ms=2,samples=512");
+        assert_eq!(p(&two.to_string()), two);
+        let pinned = p("mc:budget_ms=2,samples=300");
+        assert_eq!(pinned.samples, 300);
+        assert_eq!(p(&pinned.to_string()), pinned);
+        // A budget after a count replaces it.
+        assert_eq!(p("mc:samples=300,budget_ms=0.5").samples, 128);
+        let game = p("mc:game_budget_ms=30000");
+        assert_eq!(game.game_worlds, Some(7_680_000));
+        assert_eq!(
+            game.to_string(),
+            "mc:game_budget_ms=30000,game_worlds=7680000"
+        );
+        assert_eq!(p(&game.to_string()), game);
+        // A profile file: keys in sorted order, the count after its budget.
+        let toml = "kind = \"mc\"\nsamples = 100\nbudget_ms = 1";
+        let (profile, _) = Profile::from_toml(toml).unwrap();
+        assert_eq!(profile.to_string(), "mc:budget_ms=1,samples=100");
+    }
+}
