@@ -76,7 +76,7 @@ use rand_pcg::Pcg64Mcg;
 
 use crate::cards::Card;
 use crate::engine::{
-    Action, DrawSource, Hand, HandOutcome, Phase, PlayerView, Seat, Strategy, TurnEnd,
+    Action, DrawSource, Hand, Phase, PlayerView, Seat, Strategy, TurnEnd,
     big_gin_legal, legal_discards, pile_allowed, play_hand,
 };
 use crate::meld;
@@ -97,7 +97,7 @@ pub use odds::GameOdds;
 pub(in crate::strategy) use params::KIND;
 pub use params::{McParams, Objective, Rollout, Weighting};
 pub use prior::HandPrior;
-pub use rollout::GreedyRollout;
+pub use rollout::{GreedyRollout, RolloutEnd};
 pub(crate) use worlds::sample_world;
 pub use worlds::World;
 
@@ -262,7 +262,7 @@ impl MonteCarlo {
                     let outcome = rollout
                         .apply(action)
                         .unwrap_or_else(|| rollout.play(knock_at));
-                    values.push(self.value(view, &outcome));
+                    values.push(self.value(view, outcome.winner()));
                 }
                 continue;
             }
@@ -285,7 +285,7 @@ impl MonteCarlo {
                 };
                 let outcome = play_hand(hand, &mut players)
                     .expect("rollout policies play legal actions under valid rules");
-                values.push(self.value(view, &outcome));
+                values.push(self.value(view, outcome.winner()));
             }
         }
         self.worlds = worlds;
@@ -294,9 +294,10 @@ impl MonteCarlo {
         best
     }
 
-    /// What `outcome` is worth to the player of `view`.
-    fn value(&self, view: &PlayerView<'_>, outcome: &HandOutcome) -> f64 {
-        let won = outcome.winner().map(|(s, points)| (s == view.seat, points));
+    /// What a hand won by `winner` (seat and points; `None`: void or a
+    /// scoreless tie) is worth to the player of `view`.
+    fn value(&self, view: &PlayerView<'_>, winner: Option<(Seat, u32)>) -> f64 {
+        let won = winner.map(|(s, points)| (s == view.seat, points));
         match (self.params.objective, &self.odds) {
             (Objective::Game, Some(odds)) => {
                 let [mine, theirs] = view.scores;

@@ -11,20 +11,47 @@
 //! remembers each seat's deadwood between turns, so a turn costs one or two
 //! solver calls.
 //!
+//! A rollout is worth its winner and points ([`RolloutEnd`]), not the
+//! spreads: a knock is scored from the knocker's least deadwood and the
+//! defender's reply to the knocker's best arrangement whenever that reply
+//! lays nothing off that helps it, which reaches the most the knocker can
+//! make of the showdown (the defender's deadwood cannot rise above its own
+//! and the knocker's cannot fall below its least), so the full search over
+//! the knocker's arrangements ([`meld::showdown`]) runs only when it might
+//! find a better one.
+//!
 //! It is the same game: for every state, candidate and pair of knock
-//! thresholds it reaches the same [`HandOutcome`] as the engine with two
+//! thresholds it reaches the same winner and points as the engine with two
 //! greedy players (tested below against the engine over sampled worlds of
 //! every preset), so `mc` decides exactly as before, only sooner.
 
 use crate::cards::{Card, CardSet};
 use crate::engine::{
-    Action, DrawSource, HandOutcome, Phase, PlayerView, Seat, TurnEnd, VoidReason, big_gin_turn,
-    last_discard_knocks, score_showdown,
+    Action, DrawSource, Phase, PlayerView, Seat, TurnEnd, big_gin_turn, last_discard_knocks,
 };
 use crate::meld;
 use crate::rules::Rules;
 
 use super::super::best_discard_except;
+
+/// How a rollout ended: what [`HandOutcome::winner`](crate::engine::HandOutcome::winner)
+/// gives for the same hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RolloutEnd {
+    winner: Option<(Seat, u32)>,
+}
+
+impl RolloutEnd {
+    /// A void hand or a scoreless tie.
+    const NONE: RolloutEnd = RolloutEnd { winner: None };
+
+    /// The seat that won the hand and its points, or `None` for a void hand
+    /// or a scoreless tie.
+    #[must_use]
+    pub fn winner(self) -> Option<(Seat, u32)> {
+        self.winner
+    }
+}
 
 /// A hand in a sampled world, reduced to what greedy play needs.
 #[derive(Clone, Debug)]
@@ -78,7 +105,7 @@ impl<'a> GreedyRollout<'a> {
     /// Applies a legal action of the seat to move (as
     /// [`Hand::apply`](crate::engine::Hand::apply) does, without its
     /// checks); returns the outcome if it ends the hand.
-    pub fn apply(&mut self, action: Action) -> Option<HandOutcome> {
+    pub fn apply(&mut self, action: Action) -> Option<RolloutEnd> {
         let seat = self.phase.seat().expect("a rollout acts before its end");
         let i = seat.index();
         match (self.phase, action) {
@@ -102,7 +129,7 @@ impl<'a> GreedyRollout<'a> {
                 self.phase = Phase::EndTurn { seat, must_knock };
             }
             (Phase::LastChance { .. }, Action::Draw(DrawSource::Stock)) => {
-                return Some(HandOutcome::Void(VoidReason::StockEnd));
+                return Some(RolloutEnd::NONE);
             }
             (Phase::Draw { .. }, Action::Draw(DrawSource::Stock)) => {
                 let card = self.stock[self.next];
@@ -116,11 +143,11 @@ impl<'a> GreedyRollout<'a> {
                 };
             }
             (Phase::EndTurn { .. }, Action::EndTurn(TurnEnd::BigGin)) => {
-                return Some(self.show_down(seat));
+                return Some(self.show_down(seat, 0));
             }
             (Phase::EndTurn { .. }, Action::EndTurn(TurnEnd::Knock(card))) => {
                 self.hands[i].remove(card);
-                return Some(self.show_down(seat));
+                return Some(self.show_down(seat, meld::deadwood(self.hands[i])));
             }
             (Phase::EndTurn { .. }, Action::EndTurn(TurnEnd::Discard(card))) => {
                 return self.discard(seat, card, None);
@@ -132,7 +159,7 @@ impl<'a> GreedyRollout<'a> {
 
     /// Plays the hand to its end, both seats greedy: `knock_at[seat]` is
     /// that seat's knock threshold (`None`: the knock limit).
-    pub fn play(&mut self, knock_at: [Option<u8>; 2]) -> HandOutcome {
+    pub fn play(&mut self, knock_at: [Option<u8>; 2]) -> RolloutEnd {
         loop {
             let seat = self.phase.seat().expect("a rollout acts before its end");
             let action = match self.phase {
@@ -173,14 +200,14 @@ impl<'a> GreedyRollout<'a> {
                         && big_gin_turn(self.rules, self.turns)
                         && meld::is_big_gin(hand)
                     {
-                        return self.show_down(seat);
+                        return self.show_down(seat, 0);
                     }
                     let threshold = knock_at[seat.index()]
                         .unwrap_or(self.knock_limit)
                         .min(self.knock_limit);
                     if best.deadwood <= threshold || must_knock {
                         self.hands[seat.index()].remove(best.card);
-                        return self.show_down(seat);
+                        return self.show_down(seat, best.deadwood);
                     }
                     if let Some(outcome) = self.discard(seat, best.card, Some(best.deadwood)) {
                         return outcome;
@@ -197,11 +224,24 @@ impl<'a> GreedyRollout<'a> {
 
     /// Greedy's test: does taking `card` lower the deadwood after the best
     /// discard? Keeps that discard for the end of the turn.
+    ///
+    /// A card that melds with nothing in the hand lowers the deadwood only
+    /// by replacing a card whose removal saves more than the card's own
+    /// value; removing a card saves at most its value and at most the
+    /// deadwood there is, so when the card's value reaches the hand's
+    /// highest card value or its deadwood, the answer is no without
+    /// solving.
     fn improves(&mut self, seat: Seat, card: Card) -> bool {
         let i = seat.index();
         let hand = self.hands[i];
-        let best = meld::best_discard(hand.with(card)).expect("11 cards");
         let now = *self.deadwood[i].get_or_insert_with(|| meld::deadwood(hand));
+        if !meld::meldable(hand.with(card)).contains(card)
+            && card.value() >= now.min(highest_value(hand))
+        {
+            self.pending = None;
+            return false;
+        }
+        let best = meld::best_discard(hand.with(card)).expect("11 cards");
         let better = best.deadwood < now;
         // Taken, `card` is not the best discard (that would leave the
         // hand as it was), so the discard found is the one to make.
@@ -219,7 +259,7 @@ impl<'a> GreedyRollout<'a> {
     }
 
     /// Discards `card` (leaving `deadwood`, if known) and moves on.
-    fn discard(&mut self, seat: Seat, card: Card, deadwood: Option<u8>) -> Option<HandOutcome> {
+    fn discard(&mut self, seat: Seat, card: Card, deadwood: Option<u8>) -> Option<RolloutEnd> {
         self.hands[seat.index()].remove(card);
         self.deadwood[seat.index()] = deadwood;
         self.top = Some(card);
@@ -228,11 +268,11 @@ impl<'a> GreedyRollout<'a> {
         self.turns += 1;
         if self.stock.len() - self.next <= 2 {
             if !self.rules.last_discard_action {
-                return Some(HandOutcome::Void(VoidReason::StockEnd));
+                return Some(RolloutEnd::NONE);
             }
             self.phase = Phase::LastChance { seat: seat.other() };
         } else if self.turns >= self.rules.max_turns {
-            return Some(HandOutcome::Void(VoidReason::TurnCap));
+            return Some(RolloutEnd::NONE);
         } else {
             self.phase = Phase::Draw {
                 seat: seat.other(),
@@ -242,21 +282,66 @@ impl<'a> GreedyRollout<'a> {
         None
     }
 
-    fn show_down(&mut self, knocker: Seat) -> HandOutcome {
+    /// The end of a knock by `knocker` holding `deadwood` (its least).
+    fn show_down(&mut self, knocker: Seat, deadwood: u8) -> RolloutEnd {
         self.phase = Phase::Over;
-        let showdown = meld::showdown(
-            self.hands[knocker.index()],
-            self.hands[knocker.other().index()],
-            self.knock_limit,
-        )
-        .expect("a knock within the limit has a legal showdown");
-        let score = score_showdown(&showdown, self.rules, self.upcard);
-        HandOutcome::Showdown {
-            knocker,
-            showdown,
-            score,
+        let [own, other] = [knocker, knocker.other()].map(|s| self.hands[s.index()]);
+        let (margin, bonus) = knock_margin(self.rules, self.knock_limit, own, deadwood, other);
+        let won = |seat: Seat, points: u32| RolloutEnd {
+            winner: Some((seat, points * self.rules.hand_multiplier(self.upcard))),
+        };
+        if margin > 0 {
+            won(knocker, margin.unsigned_abs() + bonus)
+        } else if margin == 0 && !self.rules.undercut_on_tie {
+            RolloutEnd::NONE
+        } else {
+            won(
+                knocker.other(),
+                margin.unsigned_abs() + self.rules.undercut_bonus,
+            )
         }
     }
+}
+
+/// The highest card value (ace 1 to 10 for tens and faces) in `hand`, 0
+/// when it is empty.
+fn highest_value(hand: CardSet) -> u8 {
+    let bits = hand.bits();
+    let ranks = (0..4).fold(0u64, |acc, s| acc | (bits >> (16 * s) & 0x1FFF));
+    (64 - ranks.leading_zeros()).min(10) as u8
+}
+
+/// A knock with `hand` (least deadwood `deadwood`, within `knock_limit`)
+/// against `defender`, as [`score_showdown`](crate::engine::score_showdown)
+/// prices the showdown [`meld::showdown`] finds, before the spade
+/// multiplier: the defender's deadwood after lay-offs less the knocker's,
+/// and the gin or big gin bonus the knocker adds to it (see the module
+/// docs for when the full search runs).
+fn knock_margin(
+    rules: &Rules,
+    knock_limit: u8,
+    hand: CardSet,
+    deadwood: u8,
+    defender: CardSet,
+) -> (i32, u32) {
+    if deadwood == 0 {
+        let bonus = match rules.big_gin_bonus {
+            Some(bonus) if hand.len() == 11 => bonus,
+            _ => rules.gin_bonus,
+        };
+        // On gin nothing is laid off.
+        return (i32::from(meld::deadwood(defender)), bonus);
+    }
+    let (laid, reply) = meld::defender_reply(&meld::best_arrangement(hand), defender);
+    if laid.is_empty() || reply == meld::deadwood(defender) {
+        return (i32::from(reply) - i32::from(deadwood), 0);
+    }
+    let showdown = meld::showdown(hand, defender, knock_limit)
+        .expect("a knock within the limit has a legal showdown");
+    (
+        i32::from(showdown.defender_deadwood()) - i32::from(showdown.knocker_deadwood()),
+        0,
+    )
 }
 
 #[cfg(test)]
@@ -266,7 +351,8 @@ mod tests {
 
     use super::*;
     use crate::engine::{
-        Deck, Hand, Strategy, ask, big_gin_legal, legal_discards, pile_allowed, play_hand,
+        Deck, Hand, HandOutcome, Strategy, ask, big_gin_legal, legal_discards, pile_allowed,
+        play_hand,
     };
     use crate::rules::Deal;
     use crate::strategy::{Greedy, Knowledge, Tracker};
@@ -365,10 +451,11 @@ mod tests {
                                     .apply(action)
                                     .unwrap_or_else(|| rollout.play(knock_at));
                                 assert_eq!(
-                                    got, expected,
+                                    got.winner(),
+                                    expected.winner(),
                                     "{action:?} with {knock_at:?} in {view:?} / {world:?}"
                                 );
-                                ends.insert(match got {
+                                ends.insert(match expected {
                                     HandOutcome::Void(reason) => format!("{reason:?}"),
                                     HandOutcome::Showdown { score, .. } => {
                                         format!("{:?}", score.end)
@@ -386,5 +473,93 @@ mod tests {
         assert!(compared > 50_000, "{compared}");
         // Every way a hand ends was reached.
         assert!(ends.len() >= 6, "{ends:?}");
+    }
+
+    /// Knocks of every deadwood from 0 to 10 (and big gin) against random
+    /// defenders, under rules with and without undercut on a tie and with
+    /// several bonuses: the margin and bonus give the engine's score, on the
+    /// fast path and the full search alike (both are reached).
+    #[test]
+    fn knock_margins_score_as_the_showdown_does() {
+        use crate::engine::{Side, score_showdown};
+        let mut rng = Pcg64Mcg::seed_from_u64(23);
+        let mut tie = Rules::standard();
+        tie.undercut_on_tie = true;
+        tie.undercut_bonus = 0;
+        let variants = [Rules::standard(), Rules::eaai(), Rules::oklahoma(), tie];
+        let (mut searched, mut fast, mut knocks) = (0, 0, 0);
+        let mut big = 0;
+        while knocks < 20_000 {
+            // Draw and discard greedily until the hand can knock; the
+            // defender holds the bottom ten cards.
+            let deck = Deck::shuffled(&mut rng);
+            let cards = deck.cards();
+            let defender: CardSet = cards[42..].iter().copied().collect();
+            let mut hand: CardSet = cards[..10].iter().copied().collect();
+            for &card in &cards[10..42] {
+                if meld::deadwood(hand) <= 10 {
+                    break;
+                }
+                hand.insert(card);
+                if meld::is_big_gin(hand) {
+                    big += 1;
+                    break;
+                }
+                hand.remove(meld::best_discard(hand).unwrap().card);
+            }
+            let deadwood = meld::deadwood(hand);
+            if deadwood > 10 {
+                continue;
+            }
+            knocks += 1;
+            let rules = &variants[knocks % variants.len()];
+            let (margin, bonus) = knock_margin(rules, 10, hand, deadwood, defender);
+            let showdown = meld::showdown(hand, defender, 10).unwrap();
+            let score = score_showdown(&showdown, rules, None);
+            let got = if margin > 0 {
+                (Some(Side::Knocker), margin.unsigned_abs() + bonus)
+            } else if margin == 0 && !rules.undercut_on_tie {
+                (None, 0)
+            } else {
+                (
+                    Some(Side::Defender),
+                    margin.unsigned_abs() + rules.undercut_bonus,
+                )
+            };
+            assert_eq!(got, (score.winner, score.points), "{hand} v {defender}");
+            let (laid, reply) = meld::defender_reply(&meld::best_arrangement(hand), defender);
+            if deadwood > 0 && !laid.is_empty() && reply != meld::deadwood(defender) {
+                searched += 1;
+            } else {
+                fast += 1;
+            }
+        }
+        assert!(
+            searched > 1_000 && fast > 5_000 && big > 0,
+            "{searched} {fast} {big}"
+        );
+    }
+
+    /// Whenever `improves` answers without solving, solving agrees: over
+    /// random hands and every card they could be offered.
+    #[test]
+    fn unmeldable_high_cards_never_improve() {
+        let mut rng = Pcg64Mcg::seed_from_u64(29);
+        let mut skipped = 0;
+        for _ in 0..2_000 {
+            let deck = Deck::shuffled(&mut rng);
+            let hand: CardSet = deck.cards()[..10].iter().copied().collect();
+            let now = meld::deadwood(hand);
+            for card in CardSet::ALL - hand {
+                if !meld::meldable(hand.with(card)).contains(card)
+                    && card.value() >= now.min(highest_value(hand))
+                {
+                    skipped += 1;
+                    let best = meld::best_discard(hand.with(card)).unwrap();
+                    assert!(best.deadwood >= now, "{hand} + {card}");
+                }
+            }
+        }
+        assert!(skipped > 10_000, "{skipped}");
     }
 }
