@@ -463,6 +463,84 @@ fn match_summary_is_seeded() {
     );
 }
 
+/// `--budget-ms` gives every mc player the worlds that time buys at the
+/// fixed rate, replacing its own count (0.0625 ms: 16 worlds), names it by
+/// the resolved profile, and leaves other kinds alone.
+#[test]
+fn match_budget_ms_gives_search_players_equal_time() {
+    let args = |a: &str| {
+        vec![
+            a.to_owned(),
+            "simple".into(),
+            "--games".into(),
+            "2".into(),
+            "--seed".into(),
+            "3".into(),
+            "--rules".into(),
+            "eaai".into(),
+        ]
+    };
+    let mut budgeted = args("mc:samples=8,calibrate=false");
+    budgeted.extend(["--budget-ms".into(), "0.0625".into()]);
+    let budgeted = match_summary(&budgeted.iter().map(String::as_str).collect::<Vec<_>>());
+    let plain = args("mc:samples=16,calibrate=false");
+    let plain = match_summary(&plain.iter().map(String::as_str).collect::<Vec<_>>());
+    let (head, rest) = budgeted.split_once('\n').unwrap();
+    assert!(
+        head.starts_with(
+            "A = mc:budget_ms=0.0625,samples=16,calibrate=false, B = simple, rules eaai"
+        ),
+        "{head}"
+    );
+    assert_eq!(rest, plain.split_once('\n').unwrap().1);
+    rejects(
+        &["match", "mc", "simple", "--games", "2", "--budget-ms", "0"],
+        "",
+        &["--budget-ms", "above 0, at most 256"],
+    );
+    rejects(
+        &[
+            "match",
+            "mc",
+            "simple",
+            "--games",
+            "2",
+            "--budget-ms",
+            "fast",
+        ],
+        "",
+        &["--budget-ms", "milliseconds"],
+    );
+    rejects(
+        &[
+            "match",
+            "greedy",
+            "simple",
+            "--games",
+            "2",
+            "--budget-ms",
+            "2",
+        ],
+        "",
+        &["--budget-ms", "neither `greedy` nor `simple`", "mc"],
+    );
+    rejects(
+        &[
+            "match",
+            "--teams",
+            "mc,simple",
+            "--vs",
+            "greedy,simple",
+            "--games",
+            "2",
+            "--budget-ms",
+            "2",
+        ],
+        "",
+        &["--budget-ms", "partnership", "mc:budget_ms=2"],
+    );
+}
+
 #[test]
 fn match_plays_dealt_decks() {
     let deck = |first: &str| {

@@ -110,8 +110,22 @@ pub struct MatchArgs {
     /// with --sprt, lines come at its checks (every 1024 deals) at most.
     #[arg(long, value_name = "N", value_parser = super::count, allow_negative_numbers = true)]
     status: Option<u64>,
+    /// Give every search player (mc) MS milliseconds a decision, replacing
+    /// its own samples or budget, so both sides get the same time. The time
+    /// is turned into worlds at a fixed rate (not a clock), which the
+    /// manifest records, so the run replays byte for byte.
+    #[arg(long, value_name = "MS", value_parser = budget_ms)]
+    budget_ms: Option<f64>,
     #[command(flatten)]
     rules: RulesArgs,
+}
+
+/// `--budget-ms`: milliseconds a decision, as `mc:budget_ms` takes them.
+fn budget_ms(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(ms) if ms > 0.0 && ms <= 256.0 => Ok(ms),
+        _ => Err("must be a number of milliseconds above 0, at most 256, e.g. 2".to_owned()),
+    }
 }
 
 fn read_decks(path: &Path) -> Result<Vec<Deck>, Failure> {
@@ -170,8 +184,35 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         players: vec![(a.clone(), "A".into()), (b.clone(), "B".into())],
         pairing: Pairing::HeadToHead,
     };
-    let spec = request(&args, layout, (variant.clone(), rules), work, seed).build(&resolver)?;
+    let spec = request(&args, layout, (variant.clone(), rules), work, seed).build(
+        &|spec: &str, who: &str| {
+            let mut player = resolver(spec, who)?;
+            if let Some(ms) = args.budget_ms {
+                let budgeted = player
+                    .profile
+                    .give_budget_ms(ms)
+                    .map_err(|e| job::JobError::Input(format!("{who}: {e}")))?;
+                // Named by the resolved profile, so the header and the rows
+                // show the worlds each side was given.
+                if budgeted {
+                    player.name = player.profile.to_string();
+                }
+            }
+            Ok(player)
+        },
+    )?;
     let row = &spec.rows[0];
+    if args.budget_ms.is_some()
+        && !row
+            .plan
+            .profiles
+            .iter()
+            .any(|p| p.params::<ginlab::strategy::McParams>().is_some())
+    {
+        return Err(Failure::input(format!(
+            "--budget-ms: neither `{a}` nor `{b}` searches under a time budget; it applies to mc players"
+        )));
+    }
     super::warn_chosen_seed(args.seed, &row.plan.profiles);
     let header = match_header(&row.players, &variant, seed, row.plan.duplicate);
     let options = options(&args, status_block(args.status, row.plan.duplicate));
@@ -339,6 +380,11 @@ fn run_table(
                 "{flag}: three-player and partnership matches print their tables only; read summary.csv and seats.csv of --out DIR"
             )));
         }
+    }
+    if args.budget_ms.is_some() {
+        return Err(Failure::input(
+            "--budget-ms: not for three-player and partnership matches; give each mc player budget_ms in its profile (mc:budget_ms=2)",
+        ));
     }
     let spec = request(args, layout, (variant.clone(), rules), work, seed).build(&resolver)?;
     let row = &spec.tables[0];

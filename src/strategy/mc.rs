@@ -445,6 +445,26 @@ impl Strategy for MonteCarlo {
     }
 }
 
+impl super::Profile {
+    /// Gives the player `ms` milliseconds a decision if its kind searches
+    /// under a time budget (`mc`: `budget_ms`, resolved to worlds at
+    /// [`budget::WORLDS_PER_MS`], replacing `samples` and any per-game
+    /// budget); returns whether it does. Other kinds are left as they are.
+    ///
+    /// # Errors
+    /// As `mc:budget_ms`: unless `ms` is above 0 and at most 256.
+    pub fn give_budget_ms(&mut self, ms: f64) -> Result<bool, super::ProfileError> {
+        let Some(params) = self.params::<McParams>() else {
+            return Ok(false);
+        };
+        let mut params = params.clone();
+        params.game_budget_ms = None;
+        params.game_worlds = None;
+        *self = super::Profile::new(params).with_param("budget_ms", &ms.to_string())?;
+        Ok(true)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
