@@ -74,7 +74,7 @@ use std::sync::{Arc, Mutex};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
 use crate::engine::{
     Action, DrawSource, Hand, Phase, PlayerView, Seat, Strategy, TurnEnd,
     big_gin_legal, legal_discards, pile_allowed, play_hand,
@@ -98,7 +98,7 @@ pub(in crate::strategy) use params::KIND;
 pub use params::{McParams, Objective, Rollout, Weighting};
 pub use prior::HandPrior;
 pub use rollout::{GreedyRollout, RolloutEnd};
-pub(crate) use worlds::sample_world;
+pub(crate) use worlds::{sample_into, sample_world};
 pub use worlds::World;
 
 /// The Monte Carlo determinization player.
@@ -208,13 +208,20 @@ impl MonteCarlo {
             Weighting::None => None,
         };
         let mut worlds = std::mem::take(&mut self.worlds);
-        worlds.clear();
         let count = match self.account.as_mut() {
             Some(account) => account.share(),
             None => u64::from(self.params.samples),
-        };
-        for _ in 0..count {
-            worlds.push(self.sample_world(view, knowledge.as_ref()));
+        } as usize;
+        // The worlds of earlier decisions are drawn into again.
+        worlds.truncate(count);
+        for w in 0..count {
+            if w == worlds.len() {
+                worlds.push(World {
+                    opponent: CardSet::EMPTY,
+                    stock: Vec::new(),
+                });
+            }
+            sample_into(&mut self.rng, view, knowledge.as_ref(), &mut worlds[w]);
         }
         if self.params.objective == Objective::Game
             && self.odds.as_ref().is_none_or(|o| o.rules() != view.rules)

@@ -29,7 +29,7 @@ use crate::meld;
 use crate::rules::Rules;
 use crate::strategy::Knowledge;
 
-use super::{Model, Weighting, sample_world};
+use super::{Model, Weighting, World, sample_into};
 
 /// Hands of greedy self-play measured.
 pub const HANDS: u32 = 10_000;
@@ -78,6 +78,10 @@ impl HandPrior {
         let cells = (MAX_DRAWS + 1) * BUCKETS;
         let (mut real, mut sampled) = (vec![0f64; cells], vec![0f64; cells]);
         let [mut a, mut b] = [model.player(), model.player()];
+        let mut world = World {
+            opponent: CardSet::EMPTY,
+            stock: Vec::new(),
+        };
         for i in 0..HANDS {
             let deck = Deck::shuffled(&mut rng);
             let mut hand =
@@ -93,7 +97,7 @@ impl HandPrior {
                 let knowledge =
                     (weighting == Weighting::Tracker).then(|| Knowledge::from_view(&view));
                 for _ in 0..SAMPLES {
-                    let world = sample_world(&mut sampler, &view, knowledge.as_ref());
+                    sample_into(&mut sampler, &view, knowledge.as_ref(), &mut world);
                     sampled[row + bucket(meld::deadwood(world.opponent))] +=
                         1.0 / f64::from(SAMPLES);
                 }

@@ -26,45 +26,85 @@ pub(crate) fn sample_world(
     view: &PlayerView<'_>,
     knowledge: Option<&Knowledge>,
 ) -> World {
-    let unseen = view.unseen();
+    let mut world = World {
+        opponent: CardSet::EMPTY,
+        stock: Vec::new(),
+    };
+    sample_into(rng, view, knowledge, &mut world);
+    world
+}
+
+/// [`sample_world`] into `world`, whose stock's allocation is reused. The
+/// unseen cards and their weights are kept on the stack; the draws and the
+/// arithmetic are those of a pool that removes a drawn card by moving the
+/// last one into its place, so the worlds are the same for the same `rng`.
+///
+/// # Panics
+/// As [`sample_world`].
+pub(crate) fn sample_into(
+    rng: &mut Pcg64Mcg,
+    view: &PlayerView<'_>,
+    knowledge: Option<&Knowledge>,
+    world: &mut World,
+) {
+    // The pool holds the unseen cards' bit positions, in the set's order.
+    let mut pool = [0u8; 52];
+    let mut len = 0;
+    let mut unseen = view.unseen().bits();
+    while unseen != 0 {
+        pool[len] = unseen.trailing_zeros() as u8;
+        unseen &= unseen - 1;
+        len += 1;
+    }
     let hidden = view.opponent_cards - view.opponent_known.len();
-    let mut pool: Vec<Card> = unseen.iter().collect();
     assert!(
-        pool.len() >= hidden as usize,
+        len >= hidden as usize,
         "fewer unseen cards than hidden ones"
     );
-    let mut opponent = view.opponent_known;
+    let mut opponent = view.opponent_known.bits();
     match knowledge {
         Some(k) => {
-            let mut weights: Vec<f64> = pool.iter().map(|&c| f64::from(k.prob(c))).collect();
-            let mut total: f64 = weights.iter().sum();
+            let mut weights = [0f64; 52];
+            for (w, &bit) in weights.iter_mut().zip(&pool[..len]) {
+                *w = f64::from(k.prob_at_bit(u32::from(bit)));
+            }
+            let mut total: f64 = weights[..len].iter().sum();
             for _ in 0..hidden {
                 let i = if total > 1e-9 {
                     let x = below(rng, 1 << 53) as f64 / (1u64 << 53) as f64;
-                    pick(&weights, x * total)
+                    pick(&weights[..len], x * total)
                 } else {
-                    below(rng, pool.len() as u64) as usize
+                    below(rng, len as u64) as usize
                 };
-                opponent.insert(pool.swap_remove(i));
-                total -= weights.swap_remove(i);
+                opponent |= 1 << pool[i];
+                total -= weights[i];
+                len -= 1;
+                pool[i] = pool[len];
+                weights[i] = weights[len];
             }
         }
         None => {
             for _ in 0..hidden {
-                let i = below(rng, pool.len() as u64) as usize;
-                opponent.insert(pool.swap_remove(i));
+                let i = below(rng, len as u64) as usize;
+                opponent |= 1 << pool[i];
+                len -= 1;
+                pool[i] = pool[len];
             }
         }
     }
     // What is left is the stock; shuffle it (Fisher-Yates).
-    for i in (1..pool.len()).rev() {
+    let stock = &mut pool[..len];
+    for i in (1..stock.len()).rev() {
         let j = below(rng, i as u64 + 1) as usize;
-        pool.swap(i, j);
+        stock.swap(i, j);
     }
-    World {
-        opponent,
-        stock: pool,
-    }
+    world.opponent = CardSet::from_bits_truncate(opponent);
+    world.stock.clear();
+    world.stock.extend(
+        stock
+            .iter()
+            .map(|&bit| Card::from_bit(u32::from(bit)).expect("a set's bit is a card")),
+    );
 }
 
 /// The index whose cumulative weight first passes `x`.
@@ -77,4 +117,91 @@ fn pick(weights: &[f64], x: f64) -> usize {
         }
     }
     weights.len() - 1
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::engine::{Hand, Seat, Strategy};
+    use crate::rules::Rules;
+    use crate::strategy::{Greedy, Tracker};
+
+    /// The sampler as first written (a pool of cards, removal by
+    /// `swap_remove`), kept to check the stack-based one against.
+    fn reference_world(
+        rng: &mut Pcg64Mcg,
+        view: &PlayerView<'_>,
+        knowledge: Option<&Knowledge>,
+    ) -> World {
+        let mut pool: Vec<Card> = view.unseen().iter().collect();
+        let hidden = view.opponent_cards - view.opponent_known.len();
+        let mut opponent = view.opponent_known;
+        match knowledge {
+            Some(k) => {
+                let mut weights: Vec<f64> = pool.iter().map(|&c| f64::from(k.prob(c))).collect();
+                let mut total: f64 = weights.iter().sum();
+                for _ in 0..hidden {
+                    let i = if total > 1e-9 {
+                        let x = below(rng, 1 << 53) as f64 / (1u64 << 53) as f64;
+                        pick(&weights, x * total)
+                    } else {
+                        below(rng, pool.len() as u64) as usize
+                    };
+                    opponent.insert(pool.swap_remove(i));
+                    total -= weights.swap_remove(i);
+                }
+            }
+            None => {
+                for _ in 0..hidden {
+                    let i = below(rng, pool.len() as u64) as usize;
+                    opponent.insert(pool.swap_remove(i));
+                }
+            }
+        }
+        for i in (1..pool.len()).rev() {
+            let j = below(rng, i as u64 + 1) as usize;
+            pool.swap(i, j);
+        }
+        World {
+            opponent,
+            stock: pool,
+        }
+    }
+
+    /// The sampler draws the same worlds as the reference, with and without
+    /// the tracker's weights, into a reused world, at every decision of
+    /// greedy-vs-tracker hands under several presets.
+    #[test]
+    fn worlds_are_those_of_the_reference_sampler() {
+        use crate::engine::{Deck, ask};
+        let mut decks = Pcg64Mcg::seed_from_u64(31);
+        let (mut fast, mut slow) = (Pcg64Mcg::seed_from_u64(5), Pcg64Mcg::seed_from_u64(5));
+        let mut world = World {
+            opponent: CardSet::EMPTY,
+            stock: Vec::new(),
+        };
+        let mut compared = 0;
+        for rules in [Rules::standard(), Rules::eaai(), Rules::oklahoma()] {
+            for d in 0..20 {
+                let deck = Deck::shuffled(&mut decks);
+                let mut hand = Hand::new(&rules, &deck, Seat::ALL[d % 2], [0, 0]).unwrap();
+                let mut players: [Box<dyn Strategy>; 2] =
+                    [Box::new(Greedy::default()), Box::new(Tracker::default())];
+                while let Some(seat) = hand.phase().seat() {
+                    let view = hand.view(seat);
+                    let knowledge = Knowledge::from_view(&view);
+                    for k in [None, Some(&knowledge)] {
+                        sample_into(&mut fast, &view, k, &mut world);
+                        assert_eq!(world, reference_world(&mut slow, &view, k));
+                        compared += 1;
+                    }
+                    let action = ask(players[seat.index()].as_mut(), &view);
+                    hand.apply(seat, action).unwrap();
+                }
+            }
+        }
+        assert!(compared > 1_000, "{compared}");
+    }
 }
