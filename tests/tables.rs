@@ -344,6 +344,17 @@ fn what_multi_player_games_cannot_do_is_refused() {
         &with(&["--games", "3", "--sprt", "elo0=0,elo1=10"]),
         "--sprt: a sequential test compares two players",
     );
+    std::fs::write(
+        dir.join("anchored.toml"),
+        "seed = 1\ngames = 2\nformat = \"three\"\nanchor = \"simple\"\nplayers = [\"greedy\", \"simple\", \"random\"]\n",
+    )
+    .unwrap();
+    refuses(
+        &dir,
+        &["run", "anchored.toml", "--out", "anchored", "-q"],
+        "not a three-player or partnership table",
+    );
+    assert!(!dir.join("anchored").exists());
     refuses(
         &dir,
         &with(&["--games", "3", "--json"]),

@@ -353,9 +353,15 @@ impl JobRequest {
             }
         };
         if self.anchor.is_some() && !matches!(self.layout, Layout::Pairs { .. }) {
-            return Err(JobError::Input(
-                "anchor: a rating list is made for a match of three or more players, not a sweep or balance study".into(),
-            ));
+            let what = match self.layout {
+                Layout::Table { .. } => {
+                    "a three-player or partnership table (it reports per player or team)"
+                }
+                _ => "a sweep or balance study",
+            };
+            return Err(JobError::Input(format!(
+                "anchor: a rating list is made for a match of three or more players in pairings, not {what}"
+            )));
         }
         distinct_files(&rows)?;
         let dir = match (self.out, self.name.or(default_name)) {

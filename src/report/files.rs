@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -31,6 +31,10 @@ pub const CHECKPOINT: &str = "checkpoint.json";
 /// The journal of a result folder's commit in progress: its renames and
 /// removals, one a line (`put TEMP TARGET`, `remove NAME`) after a header.
 pub const JOURNAL: &str = ".ginlab-commit";
+
+/// The most bytes of a [`JOURNAL`] read: a commit names at most a few
+/// thousand files of at most 255 bytes.
+const JOURNAL_CAP: u64 = 4 << 20;
 
 /// The first line of a [`JOURNAL`].
 const JOURNAL_HEADER: &str = "ginlab commit journal 1";
@@ -381,7 +385,14 @@ pub fn finish_interrupted_commit(dir: &Path) -> std::io::Result<bool> {
             ),
         )
     };
-    let bytes = std::fs::read(&path)?;
+    // A journal names a few dozen files; a larger one is not ginlab's.
+    let mut bytes = Vec::new();
+    File::open(&path)?
+        .take(JOURNAL_CAP + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > JOURNAL_CAP {
+        return Err(invalid("larger than any journal ginlab writes"));
+    }
     let journal = std::str::from_utf8(&bytes)
         .ok()
         .and_then(Journal::parse)
@@ -550,6 +561,11 @@ mod tests {
         }
         std::fs::write(dir.join(JOURNAL), "remove summary.csv\n").unwrap();
         assert!(finish_interrupted_commit(&dir).is_err());
+        // A huge file is not read whole.
+        let huge = format!("{JOURNAL_HEADER}\n") + &"remove summary.csv\n".repeat(250_000);
+        std::fs::write(dir.join(JOURNAL), huge).unwrap();
+        let error = finish_interrupted_commit(&dir).unwrap_err().to_string();
+        assert!(error.contains("larger than any journal"), "{error}");
         // Files gone since: named, not guessed at.
         std::fs::write(
             dir.join(JOURNAL),
