@@ -1287,18 +1287,21 @@ fn a_killed_run_resumes_to_the_same_output() {
 #[test]
 fn sprt_decides_when_a_loses_or_wins_every_unit() {
     // random never beats greedy in a whole game: every unit is lost, which
-    // no variance-based formula can weigh; the test must still decide at
-    // its first check (1024 units), H0 one way round and H1 the other.
+    // no variance-based formula can weigh; the test must still decide, at
+    // the unit where the exact likelihood ratio of such a sample crosses
+    // its bound (101 lost units, 104 won: see stats::sprt), H0 one way
+    // round and H1 the other. The figures cover the whole block of 1024
+    // deals it decided in.
     for (a, b, verdict) in [
         (
             "random",
             "greedy",
-            "LLR -29.90 after 1024 units (stops below -2.94 or above 2.94): H0 accepted",
+            "LLR -2.95 after 101 units (stops below -2.94 or above 2.94): H0 accepted",
         ),
         (
             "greedy",
             "random",
-            "LLR 29.05 after 1024 units (stops below -2.94 or above 2.94): H1 accepted",
+            "LLR 2.95 after 104 units (stops below -2.94 or above 2.94): H1 accepted",
         ),
     ] {
         for duplicate in [true, false] {
@@ -1321,6 +1324,10 @@ fn sprt_decides_when_a_loses_or_wins_every_unit() {
             assert!(output.status.success());
             let text = String::from_utf8(output.stdout).unwrap();
             assert!(text.contains(verdict), "{args:?}: {text}");
+            assert!(
+                text.contains("the figures above are over all 1024 units played"),
+                "{text}"
+            );
         }
     }
 }
@@ -1370,6 +1377,7 @@ fn sprt_stops_early_and_ignores_the_thread_count() {
         .unwrap();
     assert!(units < 100_000, "{units}");
     assert_eq!(one, run("2"));
+    assert_eq!(one, run("4"));
     rejects(
         &[
             "match",
@@ -1418,7 +1426,8 @@ fn sprt_stops_early_and_ignores_the_thread_count() {
         "",
         &["--shard"],
     );
-    // With --out the files cover exactly the deals played.
+    // With --out the files cover exactly the deals played: to the end of
+    // the block of 1024 deals the test decided in.
     let dir = out_dir("sprt");
     ginlab()
         .args([
@@ -1447,7 +1456,8 @@ fn sprt_stops_early_and_ignores_the_thread_count() {
         .unwrap()
         .parse()
         .unwrap();
-    assert_eq!(games, 2 * units);
+    assert!(units < 1024, "{units}");
+    assert_eq!(games, 2 * 1024);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use ginlab::experiment::{Pairing, Sweep};
 use ginlab::job::{self, JobError, JobRequest, JobSpec, Layout, Options, Progress, Shard};
 use ginlab::rules::Rules;
-use ginlab::sim::Work;
-use ginlab::stats::{Sprt, SprtDecision};
+use ginlab::sim::{Plan, Tallies, Work};
+use ginlab::stats::{Moments, Sprt, SprtDecision};
 
 mod jobs;
 
@@ -173,7 +173,7 @@ fn a_stopping_rule_writes_its_folder_and_resumes() {
     };
     let sprt = Sprt {
         elo0: 0.0,
-        elo1: 20.0,
+        elo1: 15.0,
         alpha: 0.05,
         beta: 0.05,
     };
@@ -184,37 +184,81 @@ fn a_stopping_rule_writes_its_folder_and_resumes() {
     let dir = scratch("sprt");
     let outcome = job::run(&one(&dir), &stop, &|_| {}).unwrap();
     let stopped = outcome.stopped.unwrap();
-    // Seed 11: greedy is not 20 Elo stronger than simple, decided at the
-    // second check, long before the limit.
+    // Seed 11: greedy is not 15 Elo stronger than simple, decided in the
+    // second block of deals (at unit 1,704), long before the limit: at the
+    // first unit past a bound, as a walk over every unit in deal order
+    // finds it (looking only at the ends of blocks, it went on to 2,048).
+    let plan = &one(&scratch("sprt-plan")).rows[0].plan;
+    let crossing = first_crossing(&sprt, &unit_scores(plan, 2 * job::STOP_BLOCK), 2);
+    assert_eq!(
+        Some((stopped.units.n, stopped.llr, stopped.decision)),
+        crossing
+    );
     assert_eq!(stopped.decision, SprtDecision::AcceptH0);
+    assert!(
+        (job::STOP_BLOCK + 1..2 * job::STOP_BLOCK).contains(&stopped.units.n),
+        "{stopped:?}"
+    );
+    // The figures cover every deal played: to the end of that block.
     assert_eq!(outcome.summary[0].hands, 2 * 2 * job::STOP_BLOCK);
     assert!(dir.join("summary.csv").is_file());
     assert!(!dir.join("checkpoint.json").exists());
-    // Interrupted after the first check, resumed: the same files.
-    let again = scratch("sprt-resumed");
-    let s = one(&again);
-    let died = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        job::run(&s, &stop, &|event| {
-            if let Progress::Done(n) = event
-                && n > job::STOP_BLOCK
-            {
-                panic!("interrupted");
-            }
-        })
-    }));
-    assert!(died.is_err());
-    let resumed = job::run(
-        &s,
-        &Options {
-            resume: true,
-            ..stop.clone()
-        },
-        &|_| {},
-    )
-    .unwrap();
-    assert_eq!(resumed.stopped, outcome.stopped);
-    for name in SAME {
-        assert_eq!(read(&dir, name), read(&again, name), "{name}");
+    // The same decision, at the same unit, on any number of threads.
+    for threads in [1, 4] {
+        let other = scratch(&format!("sprt-{threads}"));
+        let o = job::run(
+            &one(&other),
+            &Options {
+                threads,
+                ..stop.clone()
+            },
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(o.stopped, outcome.stopped, "{threads} threads");
+        for name in SAME {
+            assert_eq!(read(&dir, name), read(&other, name), "{name}");
+        }
+    }
+    // Interrupted inside the deciding block, or after it was played but
+    // before the result was written (its checkpoint would hold units past
+    // the decision), resumed: the same decision at the same unit, and the
+    // same files.
+    let interrupted_in = |event: &Progress<'_>| match event {
+        Progress::Done(n) => *n > job::STOP_BLOCK,
+        _ => false,
+    };
+    let interrupted_after = |event: &Progress<'_>| match event {
+        Progress::Block { stop, .. } => stop.is_some_and(|t| t.decision != SprtDecision::Continue),
+        _ => false,
+    };
+    let s = one(&scratch("sprt-resumed"));
+    type Interrupt<'a> = &'a (dyn Fn(&Progress<'_>) -> bool + Sync);
+    for interrupted in [&interrupted_in as Interrupt<'_>, &interrupted_after] {
+        let again = s.dir.clone().unwrap();
+        let _ = std::fs::remove_dir_all(&again);
+        let died = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            job::run(&s, &stop, &|event| {
+                if interrupted(&event) {
+                    panic!("interrupted");
+                }
+            })
+        }));
+        assert!(died.is_err());
+        assert!(again.join("checkpoint.json").is_file());
+        let resumed = job::run(
+            &s,
+            &Options {
+                resume: true,
+                ..stop.clone()
+            },
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(resumed.stopped, outcome.stopped);
+        for name in SAME {
+            assert_eq!(read(&dir, name), read(&again, name), "{name}");
+        }
     }
     // A stopping rule cannot be sharded: refused with the reason.
     let err = job::run(
@@ -230,6 +274,31 @@ fn a_stopping_rule_writes_its_folder_and_resumes() {
         matches!(&err, JobError::Input(m) if m.contains("whole sequence")),
         "{err}"
     );
+}
+
+/// A's half points in each of `plan`'s first `n` units, played one deal at
+/// a time in deal order.
+fn unit_scores(plan: &Plan, n: u64) -> Vec<i64> {
+    let mut t = Tallies::default();
+    (0..n)
+        .map(|deal| {
+            let before = t.unit_scores.sum;
+            plan.play_deal(deal, &mut t).unwrap();
+            t.unit_scores.sum - before
+        })
+        .collect()
+}
+
+/// Brute force: the first prefix of `scores` whose LLR, computed afresh
+/// from its units, crosses a bound: its length, LLR and decision.
+fn first_crossing(sprt: &Sprt, scores: &[i64], unit_size: u64) -> Option<(u64, f64, SprtDecision)> {
+    (1..=scores.len()).find_map(|n| {
+        let mut units = Moments::default();
+        scores[..n].iter().for_each(|&x| units.add(x));
+        let llr = sprt.llr(&units, unit_size);
+        let decision = sprt.decide(llr);
+        (decision != SprtDecision::Continue).then_some((n as u64, llr, decision))
+    })
 }
 
 #[test]

@@ -163,10 +163,16 @@ fn recording_changes_no_result() {
         names: ["g".into(), "t".into()],
     };
     let mut out = Vec::new();
-    let recorded = plan
+    let (recorded, units) = plan
         .run_recorded(0..plan.deals(), 2, &|_| {}, &labels, &mut out)
         .unwrap();
     assert_eq!(recorded, plan.run(0..plan.deals(), 2, &|_| {}).unwrap());
+    // The unit scores in deal order, as the unrecorded run keeps them.
+    let (_, scored) = plan.run_scored(0..plan.deals(), 3, &|_| {}).unwrap();
+    assert_eq!(
+        units.into_scores().collect::<Vec<_>>(),
+        scored.into_scores().collect::<Vec<_>>()
+    );
     let text = String::from_utf8(out).unwrap();
     assert_eq!(text.lines().count(), 40);
     let mut hands = 0;

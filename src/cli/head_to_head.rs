@@ -88,9 +88,13 @@ pub struct MatchArgs {
     /// `elo1` stronger than B: `elo0=0,elo1=10,alpha=0.05,beta=0.05`, with
     /// -3600 <= elo0 < elo1 <= 3600 and 0 < alpha, beta < 0.5 (each 0.05 if
     /// left out). The --games or --hands count is then the most that will be
-    /// played. Checked every 1024 deals, so the stopping point does not
-    /// depend on --threads. With --out, the files cover the deals played
-    /// and --resume continues an interrupted test; not with --shard.
+    /// played. The generalised SPRT on the scoring units (duplicate pairs:
+    /// the pentanomial model), looking after every unit in deal order, so
+    /// it decides at the first unit past a bound whatever --threads; the
+    /// block of 1024 deals it decided in is played to its end, and the
+    /// figures cover every game played. With --out, the files cover the
+    /// deals played and --resume continues an interrupted test; not with
+    /// --shard.
     #[arg(long, value_name = "SPEC")]
     sprt: Option<Sprt>,
     /// Also write every game (every hand with --hands or --decks) as one
@@ -107,7 +111,7 @@ pub struct MatchArgs {
     /// Print a status line to standard error every N games (hands when
     /// playing hands): wins-losses, Elo with its interval, the SPRT's LLR
     /// against its bounds, the pair counts. Checkpoints then come as often;
-    /// with --sprt, lines come at its checks (every 1024 deals) at most.
+    /// with --sprt, lines come every 1024 deals at most.
     #[arg(long, value_name = "N", value_parser = super::count, allow_negative_numbers = true)]
     status: Option<u64>,
     /// Give every search player (mc) MS milliseconds a decision, replacing
@@ -251,20 +255,12 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         args.threads
     };
     if args.json {
-        let sprt = outcome
-            .stopped
-            .map(|s| SprtJson::new(&s.sprt, s.llr, s.decision, outcome.tallies[0].unit_scores.n));
+        let sprt = outcome.stopped.as_ref().map(SprtJson::new);
         return write_stdout(json_report(&outcome.summary, None, None, sprt).as_bytes());
     }
     let mut text = match_report(&outcome.summary[0], seconds, threads);
-    if let Some(stopped) = outcome.stopped {
-        let units = outcome.tallies[0].unit_scores.n;
-        text.push_str(&sprt_line(
-            &stopped.sprt,
-            stopped.llr,
-            stopped.decision,
-            units,
-        ));
+    if let Some(test) = &outcome.stopped {
+        text.push_str(&sprt_line(test, outcome.tallies[0].unit_scores.n));
     }
     text.push_str(&bot_lines(&row.plan));
     if to_stderr {

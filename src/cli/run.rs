@@ -50,9 +50,9 @@ pub struct RunArgs {
     #[arg(long)]
     json: bool,
     /// Print a status line to standard error every N games (hands when
-    /// playing hands): wins-losses, Elo with its interval, the SPRT's LLR
-    /// against its bounds, the pair counts. Checkpoints then come as often;
-    /// with --sprt, lines come at its checks (every 1024 deals) at most.
+    /// playing hands): wins-losses, Elo with its interval, the pair counts.
+    /// Checkpoints then come as often. (`run` has no stopping rule: the
+    /// SPRT's LLR is `match --sprt`'s.)
     #[arg(long, value_name = "N", value_parser = super::count, allow_negative_numbers = true)]
     status: Option<u64>,
 }

@@ -14,9 +14,11 @@
 //! - after every block of deals the tallies so far go to `checkpoint.json`;
 //!   `resume` continues from it and ends with the same files as an
 //!   uninterrupted run;
-//! - a stopping rule (an [`Sprt`](crate::stats::Sprt)) is checked after
-//!   every block of [`STOP_BLOCK`] deals, so where it stops depends on the
-//!   deals alone, not on threads or on where a run was resumed.
+//! - a stopping rule (an [`Sprt`](crate::stats::Sprt)) looks after every
+//!   unit, in deal order, while blocks of [`STOP_BLOCK`] deals are played
+//!   in parallel, so where it decides depends on the deals alone, not on
+//!   threads or on where a run was resumed; the run ends with the block it
+//!   decided in.
 //!
 //! Besides the CSV files and the manifest, a result folder keeps
 //! `tallies.json`: every row's raw integer tallies, the deal ranges they
@@ -33,9 +35,7 @@ mod spec;
 mod state;
 
 pub use merge::merge;
-pub use play::{
-    Claim, Options, Outcome, Progress, STOP_BLOCK, Stopped, claim_dir, prepare_dir, run,
-};
+pub use play::{Claim, Options, Outcome, Progress, STOP_BLOCK, claim_dir, prepare_dir, run};
 pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, TableRow, given_once};
 pub use state::{Shard, StudyKind};
 

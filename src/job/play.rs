@@ -10,8 +10,8 @@ use crate::report::{
     AtomicFile, CHECKPOINT, JOURNAL, RatingRow, SideRow, StudyRows, SummaryRow,
     finish_interrupted_commit, is_result_file,
 };
-use crate::sim::{Plan, RecordTarget, RunError, TableTallies, Tallies};
-use crate::stats::{Sprt, SprtDecision};
+use crate::sim::{Plan, RecordTarget, RunError, TableTallies, Tallies, UnitSequence};
+use crate::stats::{Sprt, SprtDecision, SprtState};
 
 use super::output::{Rows, write_result};
 use super::state::{State, fingerprint, read_state, write_state};
@@ -20,8 +20,9 @@ use super::{JobError, JobSpec, Shard};
 /// Deals per checkpoint block (the result does not depend on it).
 const BLOCK: u64 = 1 << 14;
 
-/// Deals between checks of a stopping rule: fixed, so where a run stops
-/// does not depend on the thread count.
+/// Deals per block with a stopping rule. The test looks after every unit
+/// of a block, in deal order, so its decision does not depend on this; a
+/// run plays (and reports) the rest of the block in which it decided.
 pub const STOP_BLOCK: u64 = 1024;
 
 /// How a job is played.
@@ -63,8 +64,8 @@ pub enum Progress<'a> {
     /// Deals done so far, counting the resumed ones.
     Done(u64),
     /// A block of the row finished: its tallies so far (resumed deals
-    /// included), and the stopping rule if one was given. Called on the
-    /// loop's own thread, between blocks.
+    /// included), and where the stopping rule stands if one was given.
+    /// Called on the loop's own thread, between blocks.
     Block {
         /// The row's variant.
         variant: &'a str,
@@ -72,20 +73,10 @@ pub enum Progress<'a> {
         players: &'a [String; 2],
         /// Its tallies so far.
         tallies: &'a Tallies,
-        /// The stopping rule.
-        stop: Option<&'a Sprt>,
+        /// The stopping rule's test, up to the unit it decided at (if it
+        /// has).
+        stop: Option<&'a SprtState>,
     },
-}
-
-/// Where a stopping rule left a run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Stopped {
-    /// The test.
-    pub sprt: Sprt,
-    /// Its decision (`Continue`: the deals ran out first).
-    pub decision: SprtDecision,
-    /// The log-likelihood ratio at the end.
-    pub llr: f64,
 }
 
 /// A finished job, its files in place.
@@ -99,8 +90,11 @@ pub struct Outcome {
     pub study: Option<StudyRows>,
     /// The rating list (`ratings.csv`), for a match of three or more players.
     pub ratings: Option<Vec<RatingRow>>,
-    /// The stopping rule's result, if one was given.
-    pub stopped: Option<Stopped>,
+    /// The stopping rule's result, if one was given: its decision, and the
+    /// LLR and units at the unit it decided at (at the end when the deals
+    /// ran out first). The tallies may hold more units: the rest of the
+    /// block it decided in.
+    pub stopped: Option<SprtState>,
     /// What the job found and repaired in its folder, for the user.
     pub notes: Vec<String>,
     /// Each three-player or partnership row's tallies.
@@ -439,10 +433,13 @@ pub fn run(
         .sum();
     let mut done = state.done();
     progress(Progress::Start { total, done });
-    let decide = |t: &Tallies| match options.stop {
-        Some(s) if t.unit_scores.n > 0 => s.decide(s.llr(&t.unit_scores, t.unit_size)),
-        _ => SprtDecision::Continue,
-    };
+    // The test (one row only) goes on from the units a checkpoint holds,
+    // none of them past a decision (a block that decides gets none).
+    let mut test = options.stop.map(|sprt| {
+        let plan = &spec.rows[0].plan;
+        SprtState::at(sprt, state.rows[0].tallies.unit_scores, plan.unit_size())
+    });
+    let open = |test: &Option<SprtState>| test.is_none_or(|t| t.decision == SprtDecision::Continue);
     for (i, row) in spec.rows.iter().enumerate() {
         let labels = row.labels();
         progress(Progress::Row {
@@ -453,30 +450,43 @@ pub fn run(
             .covered
             .last()
             .map_or(slices[i].start, |c| c.end);
-        while next < slices[i].end && decide(&state.rows[i].tallies) == SprtDecision::Continue {
+        while next < slices[i].end && open(&test) {
             let deals = next..next.saturating_add(block).min(slices[i].end);
             let offset = done;
             let report = |n: u64| progress(Progress::Done(offset + n));
-            let tallies = play_block(
+            let (tallies, units) = play_block(
                 &row.plan,
                 deals.clone(),
                 options.threads,
                 &report,
                 recorder.as_mut().map(|r| (r, &labels)),
+                test.is_some(),
             )?;
+            // The test looks after every unit, in deal order, from the
+            // running counts: it decides at the first unit that crosses a
+            // bound, whatever the blocks, chunks and threads.
+            if let Some(test) = &mut test {
+                test.walk(units.into_scores());
+            }
             let saved = &mut state.rows[i];
             saved.tallies.merge(&tallies);
             cover(&mut saved.covered, &deals);
             done += deals.end - deals.start;
             next = deals.end;
-            if let Some(checkpoint) = &checkpoint {
+            // No checkpoint once the test has decided: its counts would be
+            // past the deciding unit. The result follows at once; a run
+            // killed before it resumes from the block before, which plays
+            // this block again to the same decision.
+            if let Some(checkpoint) = &checkpoint
+                && open(&test)
+            {
                 write_state(checkpoint, &state)?;
             }
             progress(Progress::Block {
                 variant: &row.variant,
                 players: &row.players,
                 tallies: &state.rows[i].tallies,
-                stop: options.stop.as_ref(),
+                stop: test.as_ref(),
             });
         }
     }
@@ -507,15 +517,6 @@ pub fn run(
     if let Some(recorder) = recorder {
         recorder.commit()?;
     }
-    let stopped = options.stop.map(|sprt| {
-        let t = &state.rows[0].tallies;
-        let llr = sprt.llr(&t.unit_scores, t.unit_size);
-        Stopped {
-            sprt,
-            decision: sprt.decide(llr),
-            llr,
-        }
-    });
     // The checkpoint goes in the same commit as the result files, so no
     // crash leaves a finished result beside a checkpoint that blocks the
     // next run.
@@ -526,7 +527,7 @@ pub fn run(
         &[CHECKPOINT],
     )?;
     let notes = claim.map(|c| c.notes).unwrap_or_default();
-    Ok(Outcome::of(state, written, stopped, notes))
+    Ok(Outcome::of(state, written, test, notes))
 }
 
 /// Adds the deals `deals`, which start where `covered` ends (or anywhere
@@ -544,7 +545,7 @@ impl Outcome {
     pub(super) fn of(
         state: State,
         rows: Rows,
-        stopped: Option<Stopped>,
+        stopped: Option<SprtState>,
         notes: Vec<String>,
     ) -> Outcome {
         Outcome {
@@ -562,16 +563,19 @@ impl Outcome {
 }
 
 /// Plays `range` of `plan`'s deals; with `record`, also writes their game
-/// records (labelled with the row's names) in deal order.
+/// records (labelled with the row's names) in deal order. With `scored` (or
+/// `record`) the units' scores in deal order come too, else none.
 fn play_block(
     plan: &Plan,
     range: Range<u64>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
     record: Option<(&mut Recorder, &crate::sim::Labels)>,
-) -> Result<Tallies, JobError> {
+    scored: bool,
+) -> Result<(Tallies, UnitSequence), JobError> {
     match record {
-        None => Ok(plan.run(range, threads, progress)?),
+        None if scored => Ok(plan.run_scored(range, threads, progress)?),
+        None => Ok((plan.run(range, threads, progress)?, UnitSequence::default())),
         Some((recorder, labels)) => plan
             .run_recorded(range, threads, progress, labels, &mut recorder.file)
             .map_err(|e| match e {

@@ -316,9 +316,11 @@ pub(super) fn fingerprint(
             p.rules.to_toml()
         ));
     }
+    // "after every unit": a checkpoint of the tests that looked every
+    // 1,024 deals may hold units past a crossing, so it is not resumed.
     if let Some(sprt) = stop {
         text.push_str(&format!(
-            "sprt elo0={} elo1={} alpha={} beta={}\n",
+            "sprt elo0={} elo1={} alpha={} beta={} looks after every unit\n",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
         ));
     }

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::{RatingRow, StudyRows, SummaryRow};
-use crate::stats::{Sprt, SprtDecision};
+use crate::stats::{SprtDecision, SprtState};
 
 /// Where a stopping rule left a run, as `--json` reports it.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -27,29 +27,32 @@ pub struct SprtJson {
     pub upper: f64,
     /// `h0`, `h1`, or `undecided` (the game or hand limit came first).
     pub decision: &'static str,
-    /// Scoring units played.
+    /// The scoring units the LLR is over: the unit the test decided at,
+    /// or every unit played when undecided (the summary may cover more:
+    /// the rest of the block it decided in).
     pub units: u64,
 }
 
 impl SprtJson {
-    /// The report of `sprt` ending at `llr` after `units` units.
+    /// The report of a test that ended at `test`.
     #[must_use]
-    pub fn new(sprt: &Sprt, llr: f64, decision: SprtDecision, units: u64) -> SprtJson {
+    pub fn new(test: &SprtState) -> SprtJson {
+        let sprt = &test.sprt;
         let (lower, upper) = sprt.bounds();
         SprtJson {
             elo0: sprt.elo0,
             elo1: sprt.elo1,
             alpha: sprt.alpha,
             beta: sprt.beta,
-            llr: super::r6(llr),
+            llr: super::r6(test.llr),
             lower: super::r6(lower),
             upper: super::r6(upper),
-            decision: match decision {
+            decision: match test.decision {
                 SprtDecision::AcceptH0 => "h0",
                 SprtDecision::AcceptH1 => "h1",
                 SprtDecision::Continue => "undecided",
             },
-            units,
+            units: test.units.n,
         }
     }
 }

@@ -5,20 +5,21 @@
 use super::SummaryRow;
 use super::table::{fixed, signed};
 use crate::sim::Tallies;
-use crate::stats::Sprt;
+use crate::stats::{SprtDecision, SprtState};
 
 /// One status line (no newline) for a row's tallies so far: in games mode
 /// `W-L` games, in hands mode `W-L-D` hands (D void or tied), then Elo
 /// `[low, high]` from the same row `summary.csv` is written from, with
-/// `stop` its LLR and bounds, and the counts of unit scores (with
-/// duplicate deals the pentanomial counts: pairs with 0, ½, 1, 1½, 2
-/// games won).
+/// `stop` (the sequential test so far) its LLR and bounds, and once it has
+/// decided the decision and the unit it was made at, and the counts of
+/// unit scores (with duplicate deals the pentanomial counts: pairs with 0,
+/// ½, 1, 1½, 2 games won).
 #[must_use]
 pub fn status_line(
     variant: &str,
     players: &[String; 2],
     t: &Tallies,
-    stop: Option<&Sprt>,
+    stop: Option<&SprtState>,
 ) -> String {
     let row = SummaryRow::new(variant, &players[0], &players[1], t, 0);
     let record = if t.games > 0 {
@@ -46,22 +47,30 @@ pub fn status_line(
         "{variant} {} v {}: {record}, Elo {elo}",
         players[0], players[1]
     );
-    if let Some(sprt) = stop
-        && t.unit_scores.n > 0
+    let name = if t.unit_size == 2 { "pairs" } else { "units" };
+    if let Some(test) = stop
+        && test.units.n > 0
     {
-        let (lower, upper) = sprt.bounds();
+        let (lower, upper) = test.sprt.bounds();
         line.push_str(&format!(
             ", LLR {} ({}, {})",
-            signed(sprt.llr(&t.unit_scores, t.unit_size), 2),
+            signed(test.llr, 2),
             fixed(lower, 2),
             fixed(upper, 2)
         ));
+        let verdict = match test.decision {
+            SprtDecision::AcceptH0 => "H0",
+            SprtDecision::AcceptH1 => "H1",
+            SprtDecision::Continue => "",
+        };
+        if !verdict.is_empty() {
+            line.push_str(&format!(" {verdict} after {} {name}", test.units.n));
+        }
     }
     let top = 2 * t.unit_size.max(1) as i64;
     let counts: Vec<String> = (0..=top)
         .map(|k| t.pair_score.get(&k).copied().unwrap_or(0).to_string())
         .collect();
-    let name = if t.unit_size == 2 { "pairs" } else { "units" };
     line.push_str(&format!(", {name} {}", counts.join(" ")));
     line
 }
@@ -69,6 +78,7 @@ pub fn status_line(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::{Moments, Sprt};
 
     #[test]
     fn the_line_reads_from_the_tallies() {
@@ -80,12 +90,29 @@ mod tests {
         t.add_unit(4, 2);
         t.add_unit(2, 2);
         let sprt: Sprt = "elo0=0,elo1=10".parse().unwrap();
-        let line = status_line("eaai", &["a".into(), "b".into()], &t, Some(&sprt));
+        let test = SprtState::at(sprt, t.unit_scores, 2);
+        let line = status_line("eaai", &["a".into(), "b".into()], &t, Some(&test));
         assert!(line.starts_with("eaai a v b: 4 games 3-1, Elo +"), "{line}");
+        assert!(line.contains(", LLR +0.06 (-2.94, 2.94), pairs"), "{line}");
+        assert!(line.ends_with(", pairs 0 0 1 0 1"), "{line}");
+    }
+
+    #[test]
+    fn a_decided_test_shows_its_own_llr_and_unit() {
+        // The test decided at its first unit (a loss is unlikely for a
+        // player 800 Elo stronger); the tallies go on to the block's end.
+        let sprt: Sprt = "elo0=0,elo1=800".parse().unwrap();
+        let mut test = SprtState::at(sprt, Moments::default(), 2);
+        let mut t = Tallies::default();
+        for score in [0, 4, 4, 4] {
+            test.add(score);
+            t.add_unit(score, 2);
+        }
+        assert_eq!(test.units.n, 1);
+        let line = status_line("eaai", &["a".into(), "b".into()], &t, Some(&test));
         assert!(
-            line.contains(", LLR ") && line.contains("(-2.94, 2.94)"),
+            line.contains(", LLR -3.92 (-2.94, 2.94) H0 after 1 pairs, pairs 1 0 0 0 3"),
             "{line}"
         );
-        assert!(line.ends_with(", pairs 0 0 1 0 1"), "{line}");
     }
 }

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::{BalanceRow, End, Objective, SummaryRow, SweepRow};
-use crate::stats::{Sprt, SprtDecision};
+use crate::stats::{SprtDecision, SprtState};
 
 /// `x` with `places` decimals, never `-0.0`.
 #[must_use]
@@ -202,25 +202,35 @@ pub fn match_report(r: &SummaryRow, seconds: f64, threads: usize) -> String {
     out
 }
 
-/// The line an SPRT ends with.
+/// The line an SPRT ends with, for a test that ended at `test`, and a
+/// second line when the table covers more units (`played`) than the test
+/// looked at: the rest of the block it decided in.
 #[must_use]
-pub fn sprt_line(sprt: &Sprt, llr: f64, decision: SprtDecision, units: u64) -> String {
+pub fn sprt_line(test: &SprtState, played: u64) -> String {
+    let sprt = &test.sprt;
     let (lower, upper) = sprt.bounds();
-    let verdict = match decision {
+    let verdict = match test.decision {
         SprtDecision::AcceptH1 => format!("H1 accepted: A is at least {} Elo stronger", sprt.elo1),
         SprtDecision::AcceptH0 => format!("H0 accepted: A is not {} Elo stronger", sprt.elo1),
         SprtDecision::Continue => "undecided: the game or hand limit came first".to_owned(),
     };
-    format!(
+    let units = test.units.n;
+    let mut line = format!(
         "SPRT          elo0 {} elo1 {} alpha {} beta {}: LLR {} after {units} units (stops below {} or above {}): {verdict}\n",
         sprt.elo0,
         sprt.elo1,
         sprt.alpha,
         sprt.beta,
-        fixed(llr, 2),
+        fixed(test.llr, 2),
         fixed(lower, 2),
         fixed(upper, 2)
-    )
+    );
+    if played > units {
+        line.push_str(&format!(
+            "              the figures above are over all {played} units played: the block of deals the test decided in was played to its end\n"
+        ));
+    }
+    line
 }
 
 /// `run`'s and `merge`'s table of summary rows.

@@ -16,8 +16,12 @@
 //! - [`Plan::run_recorded`] also writes every game as a [`GameRecord`] line,
 //!   in deal order whatever the thread count; [`replay`] re-simulates a
 //!   record through the engine and checks it.
+//! - [`Plan::run_scored`] (and `run_recorded`) also keep each deal's unit
+//!   score in deal order ([`UnitSequence`]), for a sequential test that
+//!   looks after every unit.
 
 mod record;
+mod sequence;
 mod table;
 mod tally;
 
@@ -41,6 +45,7 @@ pub use record::{
     Forfeit, GameRecord, Labels, Mode, Player, RecordCheck, RecordTarget, RecordedHand, Replay,
     ReplayError, Seats, VERSION as RECORD_VERSION, replay,
 };
+pub use sequence::UnitSequence;
 pub use table::{Format, SideTally, TablePlan, TableTallies};
 pub use tally::{OpenUnit, Tallies, UnitFigures};
 
@@ -105,9 +110,8 @@ impl Plan {
     /// asked for, rounded up (every deal is played twice).
     #[must_use]
     pub fn deals(&self) -> u64 {
-        let per_deal = if self.duplicate { 2 } else { 1 };
         match &self.work {
-            Work::Hands(n) | Work::Games(n) => n.div_ceil(per_deal),
+            Work::Hands(n) | Work::Games(n) => n.div_ceil(self.unit_size()),
             Work::Decks { decks, .. } => decks.len() as u64,
         }
     }
@@ -117,9 +121,22 @@ impl Plan {
     /// # Errors
     /// An illegal action or inconsistent rules.
     pub fn play_deal(&self, index: u64, tallies: &mut Tallies) -> Result<(), EngineError> {
+        self.play_deal_scored(index, tallies).map(|_| ())
+    }
+
+    /// [`Plan::play_deal`], returning A's half points over the deal's
+    /// scoring unit.
+    fn play_deal_scored(&self, index: u64, tallies: &mut Tallies) -> Result<i64, EngineError> {
         self.play_deal_recorded(index, tallies, None, &|i, seed| {
             self.profiles[i].build(seed)
         })
+    }
+
+    /// Games (or hands) per scoring unit: 2 with duplicate deals (the
+    /// pair), else 1.
+    #[must_use]
+    pub fn unit_size(&self) -> u64 {
+        if self.duplicate { 2 } else { 1 }
     }
 
     /// [`Plan::play_deal`] with the players made by `build(player, seed)`
@@ -137,17 +154,19 @@ impl Plan {
         build: &dyn Fn(usize, u64) -> Box<dyn Strategy>,
     ) -> Result<(), EngineError> {
         self.play_deal_recorded(index, tallies, None, build)
+            .map(|_| ())
     }
 
     /// [`Plan::play_deal`], appending each game's record line to `record`'s
-    /// buffer if given (the unswapped game first).
+    /// buffer if given (the unswapped game first); returns A's half points
+    /// over the deal's scoring unit.
     fn play_deal_recorded(
         &self,
         index: u64,
         tallies: &mut Tallies,
         mut record: Option<(&Header, &mut Vec<u8>)>,
         build: &dyn Fn(usize, u64) -> Box<dyn Strategy>,
-    ) -> Result<(), EngineError> {
+    ) -> Result<i64, EngineError> {
         let swaps: &[bool] = if self.duplicate {
             &[false, true]
         } else {
@@ -170,7 +189,7 @@ impl Plan {
             }
         }
         tallies.add_unit(unit, swaps.len() as u64);
-        Ok(())
+        Ok(unit)
     }
 
     /// Plays the game (or hand) of `deal` into `tallies`, and into `record`
@@ -295,12 +314,39 @@ impl Plan {
         )
     }
 
+    /// [`Plan::run`], also keeping each deal's unit score in deal order.
+    ///
+    /// # Errors
+    /// As [`Plan::run`].
+    pub fn run_scored(
+        &self,
+        range: Range<u64>,
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(Tallies, UnitSequence), RunError> {
+        fn merge(x: &mut (Tallies, UnitSequence), y: &(Tallies, UnitSequence)) {
+            x.0.merge(&y.0);
+            x.1.merge(&y.1);
+        }
+        run_chunks(
+            range,
+            threads,
+            progress,
+            |index, (tallies, units): &mut (Tallies, UnitSequence)| {
+                units.push(index, self.play_deal_scored(index, tallies)?);
+                Ok(())
+            },
+            merge,
+        )
+    }
+
     /// [`Plan::run`], also writing one [record](GameRecord) line per game
     /// (per hand when playing hands) to `out`, in deal order (the
     /// unswapped game of a deal first), so the bytes do not depend on
     /// `threads`. Chunks are played a window at a time (four per thread)
     /// and their lines written in order, so memory holds at most one
-    /// window's records.
+    /// window's records. Keeps each deal's unit score, as
+    /// [`Plan::run_scored`] does.
     ///
     /// # Errors
     /// As [`Plan::run`], or a failure to write `out` (lines of the chunks
@@ -312,7 +358,7 @@ impl Plan {
         progress: &(dyn Fn(u64) + Sync),
         labels: &Labels,
         out: &mut dyn Write,
-    ) -> Result<Tallies, RunError> {
+    ) -> Result<(Tallies, UnitSequence), RunError> {
         let header = Header::new(self, labels);
         let pool = pool(threads)?;
         let done = AtomicU64::new(0);
@@ -321,6 +367,7 @@ impl Plan {
         let chunks = deals.div_ceil(chunk_len);
         let window = 4 * pool.current_num_threads() as u64;
         let mut tallies = Tallies::default();
+        let mut units = UnitSequence::default();
         let mut first = 0;
         while first < chunks {
             let last = (first + window).min(chunks);
@@ -334,17 +381,19 @@ impl Plan {
                     .collect()
             });
             for part in parts {
-                let (part, lines) = part.map_err(|(_, e)| e)?;
+                let (part, scores, lines) = part.map_err(|(_, e)| e)?;
                 tallies.merge(&part);
+                units.merge(&scores);
                 out.write_all(&lines)?;
             }
             first = last;
         }
-        Ok(tallies)
+        Ok((tallies, units))
     }
 
     /// Plays the `len` deals from `offset` in `range` (recording its games' lines if given
-    /// a header) and reports progress; an error comes with its deal index.
+    /// a header, and keeping each deal's unit score) and reports progress;
+    /// an error comes with its deal index.
     fn play_chunk(
         &self,
         range: &Range<u64>,
@@ -353,20 +402,23 @@ impl Plan {
         header: Option<&Header>,
         done: &AtomicU64,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<(Tallies, Vec<u8>), (u64, EngineError)> {
+    ) -> Result<(Tallies, UnitSequence, Vec<u8>), (u64, EngineError)> {
         let start = range.start + offset;
         let end = (start + len).min(range.end);
         let mut tallies = Tallies::default();
+        let mut units = UnitSequence::default();
         let mut lines = Vec::new();
         for index in start..end {
             let record = header.map(|h| (h, &mut lines));
-            self.play_deal_recorded(index, &mut tallies, record, &|i, seed| {
-                self.profiles[i].build(seed)
-            })
-            .map_err(|e| (index, e))?;
+            let unit = self
+                .play_deal_recorded(index, &mut tallies, record, &|i, seed| {
+                    self.profiles[i].build(seed)
+                })
+                .map_err(|e| (index, e))?;
+            units.push(index, unit);
         }
         progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
-        Ok((tallies, lines))
+        Ok((tallies, units, lines))
     }
 }
 

@@ -18,7 +18,7 @@ pub use intervals::{rate, wilson, wilson_interval};
 pub use moments::Moments;
 pub use quantile::{normal_quantile, t_quantile};
 pub use ratio::{Interval, UnitSums};
-pub use sprt::{SPRT_ELO_LIMIT, Sprt, SprtDecision, SprtError};
+pub use sprt::{SPRT_ELO_LIMIT, Sprt, SprtDecision, SprtError, SprtState};
 
 /// The 97.5 % normal quantile: 95 % two-sided intervals.
 pub const Z95: f64 = 1.959_963_984_540_054;
