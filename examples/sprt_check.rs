@@ -1,34 +1,38 @@
 //! Checks `--sprt` (issue 16 item 6): simulates many sequential tests at
 //! each hypothesis and counts the wrong decisions, which should be about
 //! alpha (accepting H1 when A is elo0 stronger) and beta (accepting H0 when
-//! A is elo1 stronger).
+//! A is elo1 stronger), and the units they take.
 //!
 //! ```sh
-//! nice cargo run --release --example sprt_check -- --runs 10000 --base-games 20000
+//! nice cargo run --release --example sprt_check -- --runs 10000 --base-games 40000
 //! ```
 //!
 //! The pair outcomes are drawn from a pentanomial distribution: the shape of
 //! a real duplicate match (greedy vs simple under standard, `--base-games`
 //! games, or ten times as many hands, its `pair_score` counts; games have
-//! no draw, so their pairs score 0, 2 or 4 half points), tilted to the hypothesis's expected
-//! score by the empirical-likelihood tilt `p_k / (1 + λ(s_k − s))` (the
-//! distribution closest to the observed one with mean `s`). Each simulated
-//! test is checked every 1,024 units, as `match --sprt` does, and again
-//! after every unit, with the library's own [`Sprt::llr`] and
-//! [`Sprt::decide`], and stops at a decision or at `--cap` units.
+//! no draw, so their pairs score 0, 2 or 4 half points), tilted to the
+//! hypothesis's expected score by the empirical-likelihood tilt
+//! `p_k / (1 + λ(s_k − s))` (the distribution closest to the observed one
+//! with mean `s`). Each simulated test is what `match --sprt` runs: the
+//! library's [`SprtState`] fed one unit at a time from the running counts
+//! ([`Sprt::llr`] and [`Sprt::decide`] after every unit), stopping at its
+//! first decision or at `--cap` units.
 
 use ginlab::rules::Rules;
 use ginlab::seed::mix;
 use ginlab::sim::{Plan, Work};
-use ginlab::stats::{Moments, Sprt, SprtDecision};
+use ginlab::stats::{Moments, Sprt, SprtDecision, SprtState};
 use rand::{Rng as _, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
-/// Units between two looks at the LLR: as `match --sprt` does (1,024, so
-/// that where a run stops does not depend on threads), and after every
-/// unit (Wald's test as analysed, with no overshoot beyond one unit).
-const SCHEDULES: [u64; 2] = [1024, 1];
+/// The tests checked: (elo0, elo1, alpha = beta).
+const TESTS: [(f64, f64, f64); 4] = [
+    (0.0, 10.0, 0.05),
+    (0.0, 5.0, 0.05),
+    (-10.0, 10.0, 0.05),
+    (0.0, 10.0, 0.10),
+];
 
 fn arg(args: &[String], name: &str, default: f64) -> f64 {
     args.iter()
@@ -77,8 +81,9 @@ fn tilt(p: &[f64; 5], mean: f64) -> [f64; 5] {
     at((lo + hi) / 2.0)
 }
 
-/// One simulated test: the decision and the units it took.
-fn run_test(sprt: &Sprt, p: &[f64; 5], every: u64, seed: u64, cap: u64) -> (SprtDecision, u64) {
+/// One simulated test, as `match --sprt` runs it: the decision and the
+/// unit it was made at.
+fn run_test(sprt: &Sprt, p: &[f64; 5], seed: u64, cap: u64) -> (SprtDecision, u64) {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let cumulative: Vec<f64> = p
         .iter()
@@ -87,19 +92,15 @@ fn run_test(sprt: &Sprt, p: &[f64; 5], every: u64, seed: u64, cap: u64) -> (Sprt
             Some(*acc)
         })
         .collect();
-    let mut units = Moments::default();
-    while units.n < cap {
-        for _ in 0..every {
-            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-            let k = cumulative.iter().position(|&c| u < c).unwrap_or(4);
-            units.add(k as i64);
-        }
-        let decision = sprt.decide(sprt.llr(&units, 2));
-        if decision != SprtDecision::Continue {
-            return (decision, units.n);
+    let mut test = SprtState::at(*sprt, Moments::default(), 2);
+    while test.units.n < cap {
+        let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let k = cumulative.iter().position(|&c| u < c).unwrap_or(4);
+        if test.add(k as i64) != SprtDecision::Continue {
+            break;
         }
     }
-    (SprtDecision::Continue, units.n)
+    (test.decision, test.units.n)
 }
 
 fn main() {
@@ -108,11 +109,11 @@ fn main() {
     let base_games = arg(&args, "--base-games", 20_000.0) as u64;
     let cap = arg(&args, "--cap", 10_000_000.0) as u64;
     let seed = arg(&args, "--seed", 16.0) as u64;
-    println!("{runs} simulated tests per hypothesis, shape and schedule\n");
+    println!("{runs} simulated tests per hypothesis and shape, looking after every unit\n");
     println!(
-        "| pairs of | checked every | elo0, elo1 | alpha, beta | true Elo | wrong decisions | expected | ± (MC) | undecided | mean units |"
+        "| elo0, elo1 | α = β | pairs of | at elo0: wrong | (mean units) | at elo1: wrong | (mean units) | undecided |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     let mut shapes = Vec::new();
     for (unit, work) in [
         ("games", Work::Games(base_games)),
@@ -130,16 +131,8 @@ fn main() {
         for (&k, &n) in &t.pair_score {
             shape[k as usize] = n as f64 / t.unit_scores.n as f64;
         }
-        for (every, hypothesis) in SCHEDULES.into_iter().flat_map(|every| {
-            [
-                (0.0, 10.0, 0.05),
-                (0.0, 5.0, 0.05),
-                (-10.0, 10.0, 0.05),
-                (0.0, 10.0, 0.10),
-            ]
-            .map(|h| (every, h))
-        }) {
-            simulate(unit, &shape, every, hypothesis, runs, seed, cap);
+        for hypothesis in TESTS {
+            simulate(unit, &shape, hypothesis, runs, seed, cap);
         }
         shapes.push(format!(
             "{unit} (greedy vs simple, standard, {} pairs, seed {seed}): {}",
@@ -154,11 +147,12 @@ fn main() {
 }
 
 /// Simulates `runs` tests of `hypothesis` (elo0, elo1, alpha = beta) at
-/// each of its Elos and prints a table row for each.
+/// each of its Elos and prints a table row: the share of wrong decisions
+/// with its Monte Carlo standard error (binomial, from the observed share),
+/// and the mean units, at elo0 and at elo1.
 fn simulate(
     unit: &str,
     shape: &[f64; 5],
-    every: u64,
     (elo0, elo1, error): (f64, f64, f64),
     runs: u64,
     seed: u64,
@@ -170,6 +164,8 @@ fn simulate(
         alpha: error,
         beta: error,
     };
+    let mut cells = Vec::new();
+    let mut undecided = 0;
     for (truth, wrong) in [
         (elo0, SprtDecision::AcceptH1),
         (elo1, SprtDecision::AcceptH0),
@@ -177,20 +173,24 @@ fn simulate(
         let p = tilt(shape, expected(truth));
         let results: Vec<(SprtDecision, u64)> = (0..runs)
             .into_par_iter()
-            .map(|r| run_test(&sprt, &p, every, mix(seed ^ mix(r) ^ truth.to_bits()), cap))
+            .map(|r| run_test(&sprt, &p, mix(seed ^ mix(r) ^ truth.to_bits()), cap))
             .collect();
-        let wrongs = results.iter().filter(|(d, _)| *d == wrong).count();
-        let undecided = results
+        let share = results.iter().filter(|(d, _)| *d == wrong).count() as f64 / runs as f64;
+        undecided += results
             .iter()
             .filter(|(d, _)| *d == SprtDecision::Continue)
             .count();
-        let mean_units = results.iter().map(|(_, n)| *n as f64).sum::<f64>() / results.len() as f64;
-        let mc = (error * (1.0 - error) / runs as f64).sqrt();
-        println!(
-            "| {unit} | {every} | {elo0}, {elo1} | {error}, {error} | {truth} | {:.2} % | {:.1} % | {:.2} | {undecided} | {mean_units:.0} |",
-            100.0 * wrongs as f64 / runs as f64,
-            100.0 * error,
+        let mean_units = results.iter().map(|(_, n)| *n as f64).sum::<f64>() / runs as f64;
+        let mc = (share * (1.0 - share) / runs as f64).sqrt();
+        cells.push(format!(
+            "{:.2} ± {:.2} % | ({:.0})",
+            100.0 * share,
             100.0 * mc,
-        );
+            mean_units
+        ));
     }
+    println!(
+        "| {elo0}, {elo1} | {error} | {unit} | {} | {undecided} |",
+        cells.join(" | ")
+    );
 }
