@@ -1290,8 +1290,8 @@ fn sprt_decides_when_a_loses_or_wins_every_unit() {
     // no variance-based formula can weigh; the test must still decide, at
     // the unit where the exact likelihood ratio of such a sample crosses
     // its bound (101 lost units, 104 won: see stats::sprt), H0 one way
-    // round and H1 the other. The figures cover the whole block of 1024
-    // deals it decided in.
+    // round and H1 the other. The figures cover the whole block of deals
+    // it decided in (64..128).
     for (a, b, verdict) in [
         (
             "random",
@@ -1325,7 +1325,7 @@ fn sprt_decides_when_a_loses_or_wins_every_unit() {
             let text = String::from_utf8(output.stdout).unwrap();
             assert!(text.contains(verdict), "{args:?}: {text}");
             assert!(
-                text.contains("the figures above are over all 1024 units played"),
+                text.contains("the figures above are over all 128 units played"),
                 "{text}"
             );
         }
@@ -1427,7 +1427,8 @@ fn sprt_stops_early_and_ignores_the_thread_count() {
         &["--shard"],
     );
     // With --out the files cover exactly the deals played: to the end of
-    // the block of 1024 deals the test decided in.
+    // the block the test decided in (blocks of 64, 64, 128, 256, 512, then
+    // 1024 deals).
     let dir = out_dir("sprt");
     ginlab()
         .args([
@@ -1456,8 +1457,12 @@ fn sprt_stops_early_and_ignores_the_thread_count() {
         .unwrap()
         .parse()
         .unwrap();
+    let played = [64, 128, 256, 512, 1024]
+        .into_iter()
+        .find(|&end| end >= units)
+        .unwrap_or(units.div_ceil(1024) * 1024);
     assert!(units < 1024, "{units}");
-    assert_eq!(games, 2 * 1024);
+    assert_eq!(games, 2 * played);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -184,10 +184,11 @@ fn a_stopping_rule_writes_its_folder_and_resumes() {
     let dir = scratch("sprt");
     let outcome = job::run(&one(&dir), &stop, &|_| {}).unwrap();
     let stopped = outcome.stopped.unwrap();
-    // Seed 11: greedy is not 15 Elo stronger than simple, decided in the
-    // second block of deals (at unit 1,704), long before the limit: at the
-    // first unit past a bound, as a walk over every unit in deal order
-    // finds it (looking only at the ends of blocks, it went on to 2,048).
+    // Seed 11: greedy is not 15 Elo stronger than simple, decided inside
+    // the block of deals 1024..2048 (at unit 1,704), long before the limit:
+    // at the first unit past a bound, as a walk over every unit in deal
+    // order finds it (looking only at the ends of blocks, it went on to
+    // 2,048).
     let plan = &one(&scratch("sprt-plan")).rows[0].plan;
     let crossing = first_crossing(&sprt, &unit_scores(plan, 2 * job::STOP_BLOCK), 2);
     assert_eq!(

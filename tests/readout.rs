@@ -328,15 +328,15 @@ fn balance_reads_from_the_dealers_side() {
 #[test]
 fn a_decided_sprt_reports_the_unit_it_decided_at() {
     // greedy-gin is far stronger than simple under eaai: the test crosses
-    // its upper bound at pair 121, inside the first block of 1024 deals,
-    // which is played to its end. The status line, the JSON and the last
-    // line all give the LLR and unit of the decision; the figures are over
-    // all 2048 games played.
+    // its upper bound at pair 121, inside the block of deals 64..128, which
+    // is played to its end. The status line, the JSON and the last line
+    // all give the LLR and unit of the decision; the figures are over all
+    // 256 games played.
     let sprt = |extra: &[&str]| {
         let args = "match greedy-gin simple --games 200000 --seed 1 --rules eaai --quiet";
         ginlab()
             .args(args.split(' '))
-            .args(["--sprt", "elo0=0,elo1=10", "--status", "1000"])
+            .args(["--sprt", "elo0=0,elo1=10", "--status", "100"])
             .args(extra)
             .output()
             .unwrap()
@@ -347,19 +347,26 @@ fn a_decided_sprt_reports_the_unit_it_decided_at() {
     assert_eq!(report["sprt"]["decision"], "h1");
     assert_eq!(report["sprt"]["units"], 121);
     assert_eq!(report["sprt"]["llr"], 2.950317);
-    assert_eq!(report["summary"][0]["games"], 2048);
+    assert_eq!(report["summary"][0]["games"], 256);
+    // One line per block (64 deals, then 64 more): undecided, then decided.
     let status = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(status.lines().count(), 1, "{status}");
+    let lines: Vec<&str> = status.lines().collect();
+    assert_eq!(lines.len(), 2, "{status}");
     assert!(
-        status.starts_with("eaai greedy-gin v simple: 2048 games 1405-643, Elo +")
-            && status
-                .ends_with(", LLR +2.95 (-2.94, 2.94) H1 after 121 pairs, pairs 64 0 515 0 445\n"),
+        lines[0].starts_with("eaai greedy-gin v simple: 128 games 84-44, Elo +")
+            && lines[0].ends_with(", LLR +1.25 (-2.94, 2.94), pairs 7 0 30 0 27"),
+        "{status}"
+    );
+    assert!(
+        lines[1].starts_with("eaai greedy-gin v simple: 256 games 172-84, Elo +")
+            && lines[1]
+                .ends_with(", LLR +2.95 (-2.94, 2.94) H1 after 121 pairs, pairs 9 0 66 0 53"),
         "{status}"
     );
     let text = String::from_utf8(sprt(&[]).stdout).unwrap();
     assert!(
         text.contains(
-            "LLR 2.95 after 121 units (stops below -2.94 or above 2.94): H1 accepted: A is at least 10 Elo stronger\n              the figures above are over all 1024 units played: the block of deals the test decided in was played to its end\n"
+            "LLR 2.95 after 121 units (stops below -2.94 or above 2.94): H1 accepted: A is at least 10 Elo stronger\n              the figures above are over all 128 units played: the block of deals the test decided in was played to its end\n"
         ),
         "{text}"
     );

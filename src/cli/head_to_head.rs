@@ -90,9 +90,10 @@ pub struct MatchArgs {
     /// left out). The --games or --hands count is then the most that will be
     /// played. The generalised SPRT on the scoring units (duplicate pairs:
     /// the pentanomial model), looking after every unit in deal order, so
-    /// it decides at the first unit past a bound whatever --threads; the
-    /// block of 1024 deals it decided in is played to its end, and the
-    /// figures cover every game played. With --out, the files cover the
+    /// it decides at the first unit past a bound whatever --threads. Deals
+    /// are played in blocks (64, 64, 128, 256, 512, then 1024); the block it
+    /// decided in is played to its end, and the figures cover every game
+    /// played. With --out, the files cover the
     /// deals played and --resume continues an interrupted test; not with
     /// --shard.
     #[arg(long, value_name = "SPEC")]
@@ -111,7 +112,7 @@ pub struct MatchArgs {
     /// Print a status line to standard error every N games (hands when
     /// playing hands): wins-losses, Elo with its interval, the SPRT's LLR
     /// against its bounds, the pair counts. Checkpoints then come as often;
-    /// with --sprt, lines come every 1024 deals at most.
+    /// with --sprt, lines come at the ends of its blocks at most.
     #[arg(long, value_name = "N", value_parser = super::count, allow_negative_numbers = true)]
     status: Option<u64>,
     /// Give every search player (mc) MS milliseconds a decision, replacing

@@ -15,8 +15,8 @@
 //!   `resume` continues from it and ends with the same files as an
 //!   uninterrupted run;
 //! - a stopping rule (an [`Sprt`](crate::stats::Sprt)) looks after every
-//!   unit, in deal order, while blocks of [`STOP_BLOCK`] deals are played
-//!   in parallel, so where it decides depends on the deals alone, not on
+//!   unit, in deal order, while blocks of up to [`STOP_BLOCK`] deals are
+//!   played in parallel, so where it decides depends on the deals alone, not on
 //!   threads or on where a run was resumed; the run ends with the block it
 //!   decided in.
 //!

@@ -20,10 +20,24 @@ use super::{JobError, JobSpec, Shard};
 /// Deals per checkpoint block (the result does not depend on it).
 const BLOCK: u64 = 1 << 14;
 
-/// Deals per block with a stopping rule. The test looks after every unit
-/// of a block, in deal order, so its decision does not depend on this; a
-/// run plays (and reports) the rest of the block in which it decided.
+/// Most deals per block with a stopping rule. The test looks after every
+/// unit of a block, in deal order, so its decision does not depend on the
+/// blocks; a run plays (and reports) the rest of the block in which it
+/// decided, so the first blocks are short ([`stop_block`]).
 pub const STOP_BLOCK: u64 = 1024;
+
+/// Fewest deals per block with a stopping rule.
+const FIRST_STOP_BLOCK: u64 = 64;
+
+/// The deals of the block that starts at deal `next` with a stopping rule:
+/// as many as were played before it, from [`FIRST_STOP_BLOCK`] up to
+/// [`STOP_BLOCK`] (blocks of 64, 64, 128, 256, 512, then 1024 deals), so a
+/// test that decides early plays at most about as many deals again, and a
+/// long one runs in full blocks. A function of the position alone, so a
+/// resumed run's blocks are the same.
+fn stop_block(next: u64) -> u64 {
+    next.clamp(FIRST_STOP_BLOCK, STOP_BLOCK)
+}
 
 /// How a job is played.
 #[derive(Clone, Debug, Default)]
@@ -40,7 +54,7 @@ pub struct Options {
     /// Stop as soon as this test decides (one row only).
     pub stop: Option<Sprt>,
     /// Deals per block (default 16,384 with a folder, else the whole row;
-    /// with `stop`, always [`STOP_BLOCK`]): checkpoints and
+    /// with `stop`, from 64 up to [`STOP_BLOCK`]): checkpoints and
     /// [`Progress::Block`] come after each. The result does not depend on it.
     pub block: Option<u64>,
 }
@@ -416,8 +430,9 @@ pub fn run(
         .as_deref()
         .map(Recorder::create)
         .transpose()?;
-    let block = match (options.stop, &checkpoint) {
-        (Some(_), _) => STOP_BLOCK,
+    // The deals of the block that starts at deal `next`.
+    let block = |next: u64| match (options.stop, &checkpoint) {
+        (Some(_), _) => stop_block(next),
         (None, Some(_)) => options.block.unwrap_or(BLOCK).max(1),
         (None, None) => options.block.unwrap_or(u64::MAX).max(1),
     };
@@ -451,7 +466,7 @@ pub fn run(
             .last()
             .map_or(slices[i].start, |c| c.end);
         while next < slices[i].end && open(&test) {
-            let deals = next..next.saturating_add(block).min(slices[i].end);
+            let deals = next..next.saturating_add(block(next)).min(slices[i].end);
             let offset = done;
             let report = |n: u64| progress(Progress::Done(offset + n));
             let (tallies, units) = play_block(
@@ -500,7 +515,7 @@ pub fn run(
             .last()
             .map_or(table_slices[i].start, |c| c.end);
         while next < table_slices[i].end {
-            let deals = next..next.saturating_add(block).min(table_slices[i].end);
+            let deals = next..next.saturating_add(block(next)).min(table_slices[i].end);
             let offset = done;
             let report = |n: u64| progress(Progress::Done(offset + n));
             let tallies = row.plan.run(deals.clone(), options.threads, &report)?;
@@ -584,5 +599,21 @@ fn play_block(
                 }
                 e => e.into(),
             }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_blocks_start_short_and_grow_to_full_blocks() {
+        let mut next = 0;
+        let mut blocks = Vec::new();
+        while next < 4096 {
+            blocks.push(stop_block(next));
+            next += stop_block(next);
+        }
+        assert_eq!(blocks, [64, 64, 128, 256, 512, 1024, 1024, 1024]);
     }
 }
