@@ -1941,7 +1941,7 @@ fn merge_and_resume_refuse_edited_state() {
             row["tallies"].as_object_mut().unwrap().remove("units");
         }
     };
-    let refusal = "tallies format 1 from an older ginlab; this one reads format 2";
+    let refusal = "tallies format 1 from an older ginlab; this one reads format 3";
     edit(&old_format, false);
     std::fs::write(&manifest, honest_manifest.replace(&digest, "")).unwrap();
     merge(refusal);

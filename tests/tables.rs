@@ -146,15 +146,28 @@ fn an_edited_tallies_file_is_refused_by_merge() {
         job::run(&s, &options(Some(Shard { index, count: 2 }), 1), &|_| {}).unwrap();
         shards.push(dir);
     }
-    let path = shards[1].join("tallies.json");
+    // One more win for the first team than games played. A consistent
+    // forgery: the manifest's digest made to match, so the tallies' own
+    // identities are what catch it.
+    forge(&shards[1], |text| {
+        text.replacen("\"wins\":", "\"wins\":1000", 1)
+    });
+    let err = job::merge(&shards, &scratch("edited-out"), &[]).unwrap_err();
+    assert!(
+        matches!(&err, JobError::Input(m) if m.contains("the games won do not add up")),
+        "{err}"
+    );
+}
+
+/// Rewrites `dir`'s `tallies.json` with `edit` and its manifest's digest to
+/// match, as a forger would.
+fn forge(dir: &Path, edit: impl Fn(&str) -> String) {
+    let path = dir.join("tallies.json");
     let text = std::fs::read_to_string(&path).unwrap();
-    // One more win for the first team than games played.
-    let edited = text.replacen("\"wins\":", "\"wins\":1000", 1);
+    let edited = edit(&text);
     assert_ne!(edited, text);
     std::fs::write(&path, &edited).unwrap();
-    // A consistent forgery: the manifest's digest made to match, so the
-    // tallies' own identities are what catch it.
-    let manifest = shards[1].join("manifest.toml");
+    let manifest = dir.join("manifest.toml");
     let text: String = std::fs::read_to_string(&manifest)
         .unwrap()
         .lines()
@@ -170,9 +183,86 @@ fn an_edited_tallies_file_is_refused_by_merge() {
         })
         .collect();
     std::fs::write(&manifest, text).unwrap();
-    let err = job::merge(&shards, &scratch("edited-out"), &[]).unwrap_err();
+}
+
+/// [`forge`] on the JSON value of `tallies.json`.
+fn forge_json(dir: &Path, edit: impl Fn(&mut serde_json::Value)) {
+    forge(dir, |text| {
+        let mut state: serde_json::Value = serde_json::from_str(text).unwrap();
+        edit(&mut state);
+        serde_json::to_string(&state).unwrap()
+    });
+}
+
+/// Two shards of a three-player job of 16 games per variant.
+fn three_shards(name: &str) -> Vec<PathBuf> {
+    (1..=2)
+        .map(|index| {
+            let dir = scratch(&format!("{name}{index}"));
+            let s = spec(Format::Three, 16, &dir);
+            job::run(&s, &options(Some(Shard { index, count: 2 }), 1), &|_| {}).unwrap();
+            dir
+        })
+        .collect()
+}
+
+#[test]
+fn edited_per_deal_sums_are_refused_by_merge() {
+    let shards = three_shards("edited-units");
+    forge_json(&shards[1], |s| {
+        let hands_won = &mut s["tables"][0]["tallies"]["sides"][0]["units"]["hands_won"];
+        hands_won["x"] = (hands_won["x"].as_i64().unwrap() + 1).into();
+    });
+    let err = job::merge(&shards, &scratch("edited-units-out"), &[]).unwrap_err();
     assert!(
-        matches!(&err, JobError::Input(m) if m.contains("the games won do not add up")),
+        matches!(&err, JobError::Input(m) if m.contains("the per-unit figures do not add up to the totals")),
+        "{err}"
+    );
+}
+
+#[test]
+fn tallies_of_format_2_are_refused_by_merge_and_resume() {
+    // Format 2's three-player tallies had per-game moments and no per-deal
+    // sums for the hands; they do not parse as format 3 and must be named
+    // by their format, with the advice to run again.
+    let shards = three_shards("format2-");
+    forge_json(&shards[1], |s| {
+        s["version"] = 2.into();
+        for table in s["tables"].as_array_mut().unwrap() {
+            let tallies = &mut table["tallies"];
+            tallies.as_object_mut().unwrap().remove("unit_voids");
+            for group in ["sides", "positions"] {
+                for side in tallies[group].as_array_mut().unwrap() {
+                    let side = side.as_object_mut().unwrap();
+                    side.remove("units");
+                    let moments = serde_json::json!({"n": 8, "sum": 800, "sum_sq": 90000});
+                    for key in ["score", "unit_wins", "unit_score"] {
+                        side.insert(key.into(), moments.clone());
+                    }
+                }
+            }
+        }
+    });
+    let refusal = "tallies format 2 from an older ginlab; this one reads format 3";
+    let out = scratch("format2-out");
+    let err = job::merge(&shards, &out, &[]).unwrap_err();
+    assert!(
+        matches!(&err, JobError::Input(m) if m.contains(refusal) && m.contains("run the job again")),
+        "{err}"
+    );
+    assert!(!out.exists());
+    std::fs::rename(
+        shards[1].join("tallies.json"),
+        shards[1].join("checkpoint.json"),
+    )
+    .unwrap();
+    let resume = Options {
+        resume: true,
+        ..options(Some(Shard { index: 2, count: 2 }), 1)
+    };
+    let err = job::run(&spec(Format::Three, 16, &shards[1]), &resume, &|_| {}).unwrap_err();
+    assert!(
+        matches!(&err, JobError::Input(m) if m.contains(refusal)),
         "{err}"
     );
 }
@@ -441,5 +531,60 @@ fn specs_take_a_format() {
     ] {
         let bad = spec("bad", body);
         refuses(&dir, &["run", &bad, "-q"], needle);
+    }
+}
+
+/// The cells of column `name` in CSV text `csv` (no quoting in these files).
+fn column(csv: &str, name: &str) -> Vec<String> {
+    let mut lines = csv.lines();
+    let at = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .position(|c| c == name)
+        .unwrap_or_else(|| panic!("no column {name}"));
+    lines
+        .map(|l| l.split(',').nth(at).unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn one_deal_gives_empty_interval_cells() {
+    // The three games of one deal are one unit: no interval is valid, and
+    // the files and the terminal say so. Two deals have intervals.
+    let dir = scratch("one-deal");
+    std::fs::create_dir_all(&dir).unwrap();
+    let three = ["match", "greedy", "simple", "tracker", "--seed", "4", "-q"];
+    let with = |extra: &[&'static str]| [&three[..], extra].concat();
+    let text = runs(&dir, &with(&["--games", "3", "--out", "one"]));
+    assert_eq!(
+        text.matches("[no interval: too few units]").count(),
+        18,
+        "{text}"
+    );
+    runs(&dir, &with(&["--games", "6", "--out", "two"]));
+    let ends = [
+        "win_lo",
+        "win_hi",
+        "score_lo",
+        "hand_win_lo",
+        "hand_win_hi",
+        "points_per_hand_lo",
+        "points_per_hand_hi",
+        "void_lo",
+    ];
+    for file in ["summary.csv", "seats.csv"] {
+        let one = String::from_utf8(read(&dir.join("one"), file)).unwrap();
+        let two = String::from_utf8(read(&dir.join("two"), file)).unwrap();
+        for name in ends {
+            assert!(
+                column(&one, name).iter().all(String::is_empty),
+                "{name}: {one}"
+            );
+            assert!(
+                column(&two, name).iter().all(|c| c.parse::<f64>().is_ok()),
+                "{name}: {two}"
+            );
+        }
     }
 }

@@ -10,7 +10,7 @@ use crate::report::{
 };
 
 use super::state::{
-    MANIFEST_CAP, State, digest, read_capped, read_state, recorded_digest, with_digest,
+    MANIFEST_CAP, State, digest, read_any_state, read_capped, recorded_digest, with_digest,
 };
 use super::{JobError, StudyKind};
 
@@ -187,7 +187,7 @@ pub(super) fn write_result(
 /// `tallies.json` (its rows and study); none when there is no such record.
 /// Only these are ever removed as stale.
 fn earlier_files(dir: &Path) -> Vec<String> {
-    let Ok(earlier) = read_state(&dir.join("tallies.json")) else {
+    let Ok(earlier) = read_any_state(&dir.join("tallies.json")) else {
         return Vec::new();
     };
     let mut names: Vec<String> = ["summary.csv", "distribution.csv", "tallies.json", MANIFEST]

@@ -102,9 +102,10 @@ impl StudyKind {
 }
 
 /// The format of `tallies.json` and `checkpoint.json` this build writes and
-/// reads. 2: the tallies hold every figure per scoring unit (format 1, which
-/// had no `version` field, did not, so its intervals cannot be made).
-pub const STATE_VERSION: u32 = 2;
+/// reads. 2: the tallies hold every two-player figure per scoring unit
+/// (format 1, which had no `version` field, did not, so its intervals
+/// cannot be made). 3: so do the three-player and partnership tallies.
+pub const STATE_VERSION: u32 = 3;
 
 /// What `tallies.json` and `checkpoint.json` hold.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -154,6 +155,41 @@ fn format_one() -> u32 {
     1
 }
 
+/// A state file's format alone, read before the rest: a file of another
+/// format need not parse as this one (format 2's three-player tallies do
+/// not), and is refused by its format, not as a damaged file.
+#[derive(Deserialize)]
+struct FormatOnly {
+    #[serde(default = "format_one")]
+    version: u32,
+}
+
+/// Refuses state format `version`, read from `path`, unless it is this
+/// build's: its tallies cannot be added to this build's.
+fn check_version(version: u32, path: &Path) -> Result<(), JobError> {
+    if version == STATE_VERSION {
+        return Ok(());
+    }
+    let age = if version < STATE_VERSION {
+        "an older"
+    } else {
+        "a newer"
+    };
+    Err(JobError::Input(format!(
+        "{}: tallies format {version} from {age} ginlab; this one reads format {STATE_VERSION} (per-unit figures for the intervals), so these tallies cannot be merged or resumed: run the job again",
+        path.display(),
+    )))
+}
+
+/// [`check_version`] on the bytes of a state file (JSON that is not a
+/// state file at all is left for the full parse to name).
+fn check_format(path: &Path, bytes: &[u8]) -> Result<(), JobError> {
+    match serde_json::from_slice::<FormatOnly>(bytes) {
+        Ok(format) => check_version(format.version, path),
+        Err(_) => Ok(()),
+    }
+}
+
 impl State {
     /// The empty state of `rows`.
     pub fn new(
@@ -197,19 +233,7 @@ impl State {
     /// Refuses a state read from `path` in another format: its tallies
     /// cannot be added to this build's.
     pub fn check_version(&self, path: &Path) -> Result<(), JobError> {
-        if self.version == STATE_VERSION {
-            return Ok(());
-        }
-        let age = if self.version < STATE_VERSION {
-            "an older"
-        } else {
-            "a newer"
-        };
-        Err(JobError::Input(format!(
-            "{}: tallies format {} from {age} ginlab; this one reads format {STATE_VERSION} (per-unit figures for the intervals), so these tallies cannot be merged or resumed: run the job again",
-            path.display(),
-            self.version
-        )))
+        check_version(self.version, path)
     }
 
     /// Deals covered so far, over all rows.
@@ -364,7 +388,16 @@ pub(super) fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, JobError> {
     Ok(bytes)
 }
 
+/// The state file at `path`, refused unless it is of this build's format.
 pub(super) fn read_state(path: &Path) -> Result<State, JobError> {
+    let bytes = read_capped(path, STATE_CAP)?;
+    check_format(path, &bytes)?;
+    parse_state(path, &bytes)
+}
+
+/// The state file at `path` in any format that parses as this one's (an
+/// earlier run's record of the files it wrote).
+pub(super) fn read_any_state(path: &Path) -> Result<State, JobError> {
     parse_state(path, &read_capped(path, STATE_CAP)?)
 }
 
@@ -428,10 +461,8 @@ pub(super) fn read_finished(dir: &Path, manifest_name: &str) -> Result<(State, S
         .map_err(|_| JobError::Input(format!("{}: not UTF-8 text", manifest_path.display())))?;
     // A state file of another format is named as such, whatever its digest
     // (format 1 predates the digest too).
+    check_format(&path, &bytes)?;
     let parsed = parse_state(&path, &bytes);
-    if let Ok(state) = &parsed {
-        state.check_version(&path)?;
-    }
     match recorded_digest(&manifest) {
         None => Err(JobError::Input(format!(
             "{}: records no digest of tallies.json (`{DIGEST_KEY}`): not a folder this version of ginlab finished; re-run it",

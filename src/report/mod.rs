@@ -52,15 +52,6 @@ pub fn r6(x: f64) -> f64 {
     if y == 0.0 { 0.0 } else { y }
 }
 
-/// A rate and its 95 % Wilson interval over independent trials, each
-/// rounded as in a CSV file: for the multi-player tables, whose tallies
-/// keep no per-unit sums yet (the two-player figures use [`unit_rate`]).
-#[must_use]
-pub fn wilson_rate(k: u64, n: u64) -> (f64, f64, f64) {
-    let (lo, hi) = crate::stats::wilson(k, n, crate::stats::Z95);
-    (r6(crate::stats::rate(k, n)), r6(lo), r6(hi))
-}
-
 /// One end of an interval as a CSV cell: rounded, or empty (`None`) when
 /// the sample is too small for any valid interval.
 pub type End = Option<f64>;

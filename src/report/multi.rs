@@ -7,9 +7,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{r6, wilson_rate};
+use super::{End, unit_mean, unit_rate};
 use crate::sim::{Format, SideTally, TableTallies};
-use crate::stats::Moments;
 
 use super::table::{mean, percent};
 
@@ -32,40 +31,50 @@ pub struct SideRow {
     pub wins: u64,
     /// Games won / games.
     pub win_rate: f64,
-    /// Its 95 % interval, low end: Wilson over games, widened with rotation
-    /// to cover the t interval over deals (the games of a deal are one
-    /// unit).
-    pub win_lo: f64,
+    /// Its 95 % interval over the deals (a deal's games, one per rotation,
+    /// are one unit), low end; empty with fewer than two deals.
+    pub win_lo: End,
     /// Its 95 % interval, high end.
-    pub win_hi: f64,
+    pub win_hi: End,
     /// Mean final score per game (three: hand points plus game and box
     /// bonuses; partnership: the team's points).
     pub score_per_game: f64,
-    /// Its 95 % t interval over the deals, low end.
-    pub score_lo: f64,
+    /// Its 95 % t interval over the deals, low end; empty with fewer than
+    /// two deals or when every deal scored the same.
+    pub score_lo: End,
     /// Its 95 % t interval over the deals, high end.
-    pub score_hi: f64,
+    pub score_hi: End,
     /// Hands played at a table (a team plays two per round).
     pub hands: u64,
     /// Hands won.
     pub hands_won: u64,
     /// Hands won / hands played.
     pub hand_win_rate: f64,
-    /// Its 95 % Wilson interval, low end.
-    pub hand_win_lo: f64,
-    /// Its 95 % Wilson interval, high end.
-    pub hand_win_hi: f64,
+    /// Its 95 % interval over the deals, low end.
+    pub hand_win_lo: End,
+    /// Its 95 % interval over the deals, high end.
+    pub hand_win_hi: End,
     /// Mean hand points won per hand played.
     pub points_per_hand: f64,
+    /// Its 95 % interval over the deals, low end.
+    pub points_per_hand_lo: End,
+    /// Its 95 % interval over the deals, high end.
+    pub points_per_hand_hi: End,
     /// Hands dealt (three players: the hands sat out).
     pub dealt: u64,
     /// Void or scoreless hands at every table of the row / hands dealt
     /// there (the same on every row of a variant).
     pub void_rate: f64,
+    /// Its 95 % interval over the deals, low end.
+    pub void_lo: End,
+    /// Its 95 % interval over the deals, high end.
+    pub void_hi: End,
 }
 
 impl SideRow {
-    /// The row of `side`, one of `t`'s sides or positions.
+    /// The row of `side`, one of `t`'s sides or positions: every rate and
+    /// mean with its interval over the scoring units (the deals), as the
+    /// two-player rows have theirs.
     #[must_use]
     pub fn new(
         variant: &str,
@@ -74,23 +83,12 @@ impl SideRow {
         side: &SideTally,
         t: &TableTallies,
     ) -> SideRow {
-        let unit = t.unit_size.max(1) as f64;
-        let per_game = |m: &Moments| {
-            let (x, lo, hi) = m.t_interval(0.95);
-            (r6(x / unit), r6(lo / unit), r6(hi / unit))
-        };
-        // Wilson on games treats the games of a deal as independent; the t
-        // interval over deals does not, but collapses when every deal
-        // scored alike (a handful of deals, or one player far ahead): the
-        // wider of the two.
-        let (win_rate, mut win_lo, mut win_hi) = wilson_rate(side.wins, side.games);
-        if t.unit_size > 1 {
-            let (_, lo, hi) = per_game(&side.unit_wins);
-            win_lo = win_lo.min(lo.max(0.0));
-            win_hi = win_hi.max(hi.min(1.0));
-        }
-        let (score_per_game, score_lo, score_hi) = per_game(&side.unit_score);
-        let (hand_win_rate, hand_win_lo, hand_win_hi) = wilson_rate(side.hands_won, side.hands);
+        let u = &side.units;
+        let (win_rate, win_lo, win_hi) = unit_rate(&u.wins);
+        let (score_per_game, score_lo, score_hi) = unit_mean(&u.score);
+        let (hand_win_rate, hand_win_lo, hand_win_hi) = unit_rate(&u.hands_won);
+        let (points_per_hand, points_per_hand_lo, points_per_hand_hi) = unit_mean(&u.hand_points);
+        let (void_rate, void_lo, void_hi) = unit_rate(&t.unit_voids);
         SideRow {
             variant: variant.to_owned(),
             format: format.name().to_owned(),
@@ -108,9 +106,13 @@ impl SideRow {
             hand_win_rate,
             hand_win_lo,
             hand_win_hi,
-            points_per_hand: r6(crate::stats::rate(side.hand_points, side.hands)),
+            points_per_hand,
+            points_per_hand_lo,
+            points_per_hand_hi,
             dealt: side.dealt,
-            void_rate: r6(crate::stats::rate(t.voids, t.hands)),
+            void_rate,
+            void_lo,
+            void_hi,
         }
     }
 }
@@ -179,9 +181,9 @@ pub fn side_table(rows: &[SideRow], what: &str) -> String {
                 &r.variant,
                 &r.side,
                 &r.games.to_string(),
-                &percent(r.win_rate, Some(r.win_lo), Some(r.win_hi)),
-                &mean(r.score_per_game, Some(r.score_lo), Some(r.score_hi), 1),
-                &percent(r.hand_win_rate, Some(r.hand_win_lo), Some(r.hand_win_hi)),
+                &percent(r.win_rate, r.win_lo, r.win_hi),
+                &mean(r.score_per_game, r.score_lo, r.score_hi, 1),
+                &percent(r.hand_win_rate, r.hand_win_lo, r.hand_win_hi),
                 &r.dealt.to_string(),
             ],
         );
@@ -235,4 +237,114 @@ pub fn tables_report(sides: &[SideRow], seats: &[SideRow], seconds: f64, dir: &P
     )
     .unwrap();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::r6;
+    use crate::stats::{UnitSums, Z95, wilson};
+
+    /// A three-player tally of one side over `deals`: per deal (games won
+    /// of 3, hands won of 30, points won over them, voids of 40 dealt).
+    fn tally(deals: &[(u64, u64, u64, u64)]) -> TableTallies {
+        let mut t = TableTallies::new(Format::Three);
+        t.unit_size = 3;
+        let s = &mut t.sides[0];
+        for &(wins, hands_won, points, voids) in deals {
+            s.games += 3;
+            s.wins += wins;
+            s.score += 50 * wins;
+            s.hands += 30;
+            s.hands_won += hands_won;
+            s.hand_points += points;
+            s.units.wins.add(wins as i64, 3);
+            s.units.score.add(50 * wins as i64, 3);
+            s.units.hands_won.add(hands_won as i64, 30);
+            s.units.hand_points.add(points as i64, 30);
+            t.games += 3;
+            t.hands += 40;
+            t.voids += voids;
+            t.unit_voids.add(voids as i64, 40);
+        }
+        t
+    }
+
+    fn row(t: &TableTallies) -> SideRow {
+        SideRow::new("standard", Format::Three, "greedy", &t.sides[0], t)
+    }
+
+    fn width(lo: End, hi: End) -> f64 {
+        hi.unwrap() - lo.unwrap()
+    }
+
+    #[test]
+    fn intervals_are_over_the_deals_not_the_games() {
+        // Ten deals whose games and hands agree completely: the side wins
+        // all three games and every hand of five deals, nothing of the
+        // other five. Ten independent units, not 30 games or 300 hands.
+        let deals: Vec<_> = (0..10)
+            .map(|d| {
+                if d % 2 == 0 {
+                    (3, 30, 300, d)
+                } else {
+                    (0, 0, 0, 0)
+                }
+            })
+            .collect();
+        let t = tally(&deals);
+        let r = row(&t);
+        let unit = |s: &UnitSums| {
+            let (lo, hi) = s.rate_interval(0.95).unwrap();
+            (Some(r6(lo)), Some(r6(hi)))
+        };
+        let u = &t.sides[0].units;
+        assert_eq!((r.win_rate, r.hand_win_rate, r.void_rate), (0.5, 0.5, 0.05));
+        assert_eq!((r.win_lo, r.win_hi), unit(&u.wins));
+        assert_eq!((r.hand_win_lo, r.hand_win_hi), unit(&u.hands_won));
+        assert_eq!((r.void_lo, r.void_hi), unit(&t.unit_voids));
+        // Far wider than Wilson's on games or hands as if independent.
+        let per_game = |k, n| {
+            let (lo, hi) = wilson(k, n, Z95);
+            hi - lo
+        };
+        assert!(width(r.win_lo, r.win_hi) > 1.6 * per_game(15, 30), "{r:?}");
+        assert!(
+            width(r.hand_win_lo, r.hand_win_hi) > 4.0 * per_game(150, 300),
+            "{r:?}"
+        );
+        // Means: the t interval over the deals' per-game score and per-hand
+        // points (5 points per hand: 10 in half the deals).
+        let (lo, hi) = u.hand_points.mean_interval(0.95).unwrap();
+        assert_eq!(r.points_per_hand, 5.0);
+        assert_eq!(
+            (r.points_per_hand_lo, r.points_per_hand_hi),
+            (Some(r6(lo)), Some(r6(hi)))
+        );
+        let (lo, hi) = u.score.mean_interval(0.95).unwrap();
+        assert_eq!((r.score_lo, r.score_hi), (Some(r6(lo)), Some(r6(hi))));
+    }
+
+    #[test]
+    fn too_few_deals_give_empty_cells() {
+        // One deal: no interval for anything.
+        let r = row(&tally(&[(1, 12, 80, 2)]));
+        for (lo, hi) in [
+            (r.win_lo, r.win_hi),
+            (r.score_lo, r.score_hi),
+            (r.hand_win_lo, r.hand_win_hi),
+            (r.points_per_hand_lo, r.points_per_hand_hi),
+            (r.void_lo, r.void_hi),
+        ] {
+            assert_eq!((lo, hi), (None, None), "{r:?}");
+        }
+        let text = side_table(&[r], "player");
+        assert_eq!(text.matches(crate::report::table::NO_INTERVAL).count(), 3);
+        // Deals that all scored alike: rates keep a width (a deal is worth
+        // one trial at least), means have none.
+        let r = row(&tally(&[(1, 10, 70, 0); 8]));
+        assert!(r.win_lo.unwrap() < 0.2 && r.win_hi.unwrap() > 0.5, "{r:?}");
+        assert_eq!((r.score_lo, r.points_per_hand_lo), (None, None));
+        assert_eq!(r.void_lo, Some(0.0));
+    }
 }

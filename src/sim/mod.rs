@@ -46,7 +46,7 @@ pub use record::{
     ReplayError, Seats, VERSION as RECORD_VERSION, replay,
 };
 pub use sequence::UnitSequence;
-pub use table::{Format, SideTally, TablePlan, TableTallies};
+pub use table::{Format, SideTally, SideUnits, TablePlan, TableTallies};
 pub use tally::{OpenUnit, Tallies, UnitFigures};
 
 // The seeds live on the ground floor (`crate::seed`); re-exported here,

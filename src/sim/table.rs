@@ -19,7 +19,7 @@ use std::ops::Range;
 
 use crate::engine::{EngineError, Strategy, TableHand, play_partnership, play_three, team_of};
 use crate::rules::Rules;
-use crate::stats::Moments;
+use crate::stats::UnitSums;
 use crate::strategy::Profile;
 
 use super::{RunError, Stream, deal_rng, run_chunks, seed_for};
@@ -135,6 +135,41 @@ pub struct TablePlan {
     pub seed: u64,
 }
 
+/// Per scoring unit (a deal with all its rotations), each figure a side's
+/// row prints, as sums over the units of (numerator, denominator): the
+/// games of a deal share its decks and its players' seeds, so they are not
+/// independent, and the intervals are built from the deals.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SideUnits {
+    /// Games won / games played.
+    pub wins: UnitSums,
+    /// Final scores / games played.
+    pub score: UnitSums,
+    /// Hands won / hands played.
+    pub hands_won: UnitSums,
+    /// Hand points won / hands played.
+    pub hand_points: UnitSums,
+}
+
+impl SideUnits {
+    /// Every figure with its total (numerator, denominator) in `side`.
+    fn with_totals<'a>(&'a self, side: &SideTally) -> [(&'a UnitSums, u64, u64); 4] {
+        [
+            (&self.wins, side.wins, side.games),
+            (&self.score, side.score, side.games),
+            (&self.hands_won, side.hands_won, side.hands),
+            (&self.hand_points, side.hand_points, side.hands),
+        ]
+    }
+
+    fn merge(&mut self, other: &SideUnits) {
+        self.wins.merge(&other.wins);
+        self.score.merge(&other.score);
+        self.hands_won.merge(&other.hands_won);
+        self.hand_points.merge(&other.hand_points);
+    }
+}
+
 /// What one side (a player or team) or one position scored.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SideTally {
@@ -142,13 +177,9 @@ pub struct SideTally {
     pub games: u64,
     /// Games won.
     pub wins: u64,
-    /// Per game: the final score (three players: hand points plus the game
-    /// and box bonuses; partnership: the team's points).
-    pub score: Moments,
-    /// Per scoring unit (a deal): the games won in it.
-    pub unit_wins: Moments,
-    /// Per scoring unit: the final scores summed over its games.
-    pub unit_score: Moments,
+    /// The final scores, summed over the games (three players: hand points
+    /// plus the game and box bonuses; partnership: the team's points).
+    pub score: u64,
     /// Hands played at a table (a team plays two per round).
     pub hands: u64,
     /// Hands won.
@@ -157,19 +188,20 @@ pub struct SideTally {
     pub hand_points: u64,
     /// Hands dealt (for three players, the hands sat out).
     pub dealt: u64,
+    /// Every figure over the scoring units.
+    pub units: SideUnits,
 }
 
 impl SideTally {
     fn merge(&mut self, other: &SideTally) {
         self.games += other.games;
         self.wins += other.wins;
-        self.score.merge(&other.score);
-        self.unit_wins.merge(&other.unit_wins);
-        self.unit_score.merge(&other.unit_score);
+        self.score += other.score;
         self.hands += other.hands;
         self.hands_won += other.hands_won;
         self.hand_points += other.hand_points;
         self.dealt += other.dealt;
+        self.units.merge(&other.units);
     }
 
     fn add_hand(&mut self, winner: Option<(bool, u32)>) {
@@ -178,6 +210,16 @@ impl SideTally {
             self.hands_won += 1;
             self.hand_points += u64::from(points);
         }
+    }
+
+    /// Closes the one scoring unit this tally holds: its totals become the
+    /// unit's numerators and denominators.
+    fn close_unit(&mut self) {
+        let u = &mut self.units;
+        u.wins.add(self.wins as i64, self.games);
+        u.score.add(self.score as i64, self.games);
+        u.hands_won.add(self.hands_won as i64, self.hands);
+        u.hand_points.add(self.hand_points as i64, self.hands);
     }
 }
 
@@ -194,6 +236,8 @@ pub struct TableTallies {
     pub voids: u64,
     /// Partnership rounds played (0 for three players).
     pub rounds: u64,
+    /// Per scoring unit: void or scoreless hands / hands dealt.
+    pub unit_voids: UnitSums,
     /// Per side: player (three) or team (partnership), in the order given.
     pub sides: Vec<SideTally>,
     /// Per position relative to the first dealer ([`Format::positions`]).
@@ -218,6 +262,7 @@ impl TableTallies {
         self.hands += other.hands;
         self.voids += other.voids;
         self.rounds += other.rounds;
+        self.unit_voids.merge(&other.unit_voids);
         for (mine, theirs) in [
             (&mut self.sides, &other.sides),
             (&mut self.positions, &other.positions),
@@ -252,11 +297,13 @@ impl TableTallies {
                     && groups.iter().all(|g| {
                         g.iter().all(|s| {
                             s.games == self.games
-                                && s.score.n == self.games
-                                && s.unit_wins.n == deals
-                                && s.unit_score.n == deals
+                                && s.units
+                                    .with_totals(s)
+                                    .iter()
+                                    .all(|(u, ..)| u.units == deals)
                         })
-                    }),
+                    })
+                    && self.unit_voids.units == deals,
                 "the games are not one unit of rotations per deal covered",
             ),
             (
@@ -270,6 +317,18 @@ impl TableTallies {
                         && wide(&|s| s.hands, g) == 2 * hands
                 }),
                 "the hands won, dealt and played do not add up to the hands",
+            ),
+            (
+                groups.iter().all(|g| {
+                    g.iter().all(|s| {
+                        s.units
+                            .with_totals(s)
+                            .iter()
+                            .all(|&(u, x, y)| i128::from(u.x) == i128::from(x) && u.y == y)
+                    })
+                }) && i128::from(self.unit_voids.x) == i128::from(self.voids)
+                    && self.unit_voids.y == self.hands,
+                "the per-unit figures do not add up to the totals",
             ),
         ];
         checks.iter().find(|(ok, _)| !ok).map(|(_, why)| *why)
@@ -294,56 +353,45 @@ impl TablePlan {
         self.games.div_ceil(self.unit_size())
     }
 
-    /// Plays deal `index` (one game per rotation) into `tallies`.
+    /// Plays deal `index` (one game per rotation) into `tallies`, as one
+    /// scoring unit.
     ///
     /// # Errors
     /// An illegal action, inconsistent rules, or an endless game.
     pub fn play_deal(&self, index: u64, tallies: &mut TableTallies) -> Result<(), EngineError> {
         let format = self.format;
-        if tallies.sides.is_empty() {
-            *tallies = TableTallies::new(format);
-        }
-        let n = format.sides();
-        // Per side, then per position: games won and scores over the unit.
-        let mut unit = [vec![(0i64, 0i64); n], vec![(0i64, 0i64); n]];
+        // The deal's own tallies: its totals are the unit's sums.
+        let mut deal = TableTallies::new(format);
+        deal.unit_size = self.unit_size();
         for r in 0..self.unit_size() {
             // Engine seat → player.
             let seated: Vec<usize> = (0..format.players())
                 .map(|seat| format.seated(seat, r))
                 .collect();
-            let game = self.play_game(&seated, index, tallies)?;
-            tallies.games += 1;
+            let game = self.play_game(&seated, index, &mut deal)?;
+            deal.games += 1;
             // An engine side is a seat (three) or an engine team (seat % 2).
             for (es, &score) in game.scores.iter().enumerate() {
                 let keys = [
                     format.side_of(seated[es]),
                     position_of(format, es, game.first_dealer),
                 ];
-                let won = game.winner == es;
-                for ((group, sums), key) in [&mut tallies.sides, &mut tallies.positions]
-                    .into_iter()
-                    .zip(&mut unit)
-                    .zip(keys)
-                {
+                for (group, key) in [&mut deal.sides, &mut deal.positions].into_iter().zip(keys) {
                     let t = &mut group[key];
                     t.games += 1;
-                    t.wins += u64::from(won);
-                    t.score.add(i64::from(score));
-                    sums[key].0 += i64::from(won);
-                    sums[key].1 += i64::from(score);
+                    t.wins += u64::from(game.winner == es);
+                    t.score += u64::from(score);
                 }
             }
         }
-        tallies.unit_size = self.unit_size();
-        for (group, sums) in [&mut tallies.sides, &mut tallies.positions]
-            .into_iter()
-            .zip(&unit)
-        {
-            for (t, &(wins, score)) in group.iter_mut().zip(sums) {
-                t.unit_wins.add(wins);
-                t.unit_score.add(score);
-            }
+        deal.unit_voids.add(deal.voids as i64, deal.hands);
+        for side in deal.sides.iter_mut().chain(&mut deal.positions) {
+            side.close_unit();
         }
+        if tallies.sides.is_empty() {
+            *tallies = TableTallies::new(format);
+        }
+        tallies.merge(&deal);
         Ok(())
     }
 
