@@ -7,12 +7,20 @@
 //! ```
 //!
 //! Prints one Markdown table per pairing (greedy vs simple under standard,
-//! tracker vs greedy under eaai, duplicate deals; `--pairing 1` or `2` runs
-//! one of them): per figure the share of
+//! tracker vs greedy under eaai, duplicate deals; and three players,
+//! greedy, simple and tracker under standard with seat rotation;
+//! `--pairing 1`, `2` or `3` runs one of them): per figure the share of
 //! intervals that cover the reference, its Monte Carlo error, the mean
 //! width, and for comparison the coverage of the intervals ginlab printed
 //! before they were built from the scoring units (Wilson on games or hands,
 //! t on hands, as if every game and hand were independent).
+//!
+//! The three-player table has a line per figure of each player's and
+//! each seat's row (`summary.csv`, `seats.csv`) and the void rate; its
+//! "before" is the interval ginlab printed before format 3 (games won:
+//! Wilson over games widened to the t interval over deals; score: t over
+//! deals; hands won: Wilson over hands; no interval for points per hand
+//! and voids), and "independent" Wilson's over games or hands alone.
 //!
 //! With `--reference 0` the reference is the matches pooled (their merged
 //! tallies: one run of reps × games games). It is then not independent of
@@ -21,11 +29,11 @@
 
 use std::time::Instant;
 
-use ginlab::report::{End, SummaryRow};
+use ginlab::report::{End, SideRow, SummaryRow, side_rows};
 use ginlab::rules::Rules;
 use ginlab::seed::{Stream, seed_for};
-use ginlab::sim::{Plan, Tallies, Work};
-use ginlab::stats::{Z95, elo, wilson};
+use ginlab::sim::{Format, Plan, SideTally, TablePlan, TableTallies, Tallies, Work};
+use ginlab::stats::{Moments, UnitSums, Z95, elo, wilson};
 use rayon::prelude::*;
 
 /// One reported figure: its name, how to read it (and its interval) from a
@@ -124,6 +132,9 @@ fn main() {
     println!(
         "{reps} matches of {games} games (duplicate deals) per pairing against a reference of {reference} games; seed {seed}\n"
     );
+    if only == 0 || only == 3 {
+        three_players(reps, games, reference, seed);
+    }
     for (index, (variant, rules, a, b)) in pairings.into_iter().enumerate() {
         if only != 0 && only != index as u64 + 1 {
             continue;
@@ -200,4 +211,183 @@ fn main() {
         }
         println!();
     }
+}
+
+/// A figure of a three-player row: its name, how to read it (and its
+/// interval) from the row, the interval ginlab printed before format 3
+/// (`None`: none) and Wilson's over games or hands as if independent.
+struct TableFigure {
+    name: &'static str,
+    read: fn(&SideRow) -> (f64, End, End),
+    before: OtherInterval,
+    independent: OtherInterval,
+}
+
+/// An interval of a row's figure from its tally and the variant's, if any.
+type OtherInterval = fn(&SideTally, &TableTallies) -> Option<(f64, f64)>;
+
+/// The t interval over the units of a per-unit sum, per game of a unit:
+/// how format 2 read its per-deal moments.
+fn t_over_deals(s: &UnitSums, t: &TableTallies) -> (f64, f64) {
+    let moments = Moments {
+        n: s.units,
+        sum: s.x,
+        sum_sq: s.xx,
+    };
+    let (_, lo, hi) = moments.t_interval(0.95);
+    let size = t.unit_size.max(1) as f64;
+    (lo / size, hi / size)
+}
+
+fn table_figures() -> [TableFigure; 5] {
+    [
+        TableFigure {
+            name: "games won",
+            read: |r| (r.win_rate, r.win_lo, r.win_hi),
+            before: |s, t| {
+                let (lo, hi) = wilson(s.wins, s.games, Z95);
+                let (tlo, thi) = t_over_deals(&s.units.wins, t);
+                Some((lo.min(tlo.max(0.0)), hi.max(thi.min(1.0))))
+            },
+            independent: |s, _| Some(wilson(s.wins, s.games, Z95)),
+        },
+        TableFigure {
+            name: "score per game",
+            read: |r| (r.score_per_game, r.score_lo, r.score_hi),
+            before: |s, t| Some(t_over_deals(&s.units.score, t)),
+            independent: |_, _| None,
+        },
+        TableFigure {
+            name: "hands won",
+            read: |r| (r.hand_win_rate, r.hand_win_lo, r.hand_win_hi),
+            before: |s, _| Some(wilson(s.hands_won, s.hands, Z95)),
+            independent: |s, _| Some(wilson(s.hands_won, s.hands, Z95)),
+        },
+        TableFigure {
+            name: "points per hand",
+            read: |r| {
+                (
+                    r.points_per_hand,
+                    r.points_per_hand_lo,
+                    r.points_per_hand_hi,
+                )
+            },
+            before: |_, _| None,
+            independent: |_, _| None,
+        },
+        TableFigure {
+            name: "void rate",
+            read: |r| (r.void_rate, r.void_lo, r.void_hi),
+            before: |_, _| None,
+            independent: |_, t| Some(wilson(t.voids, t.hands, Z95)),
+        },
+    ]
+}
+
+/// Coverage of the three-player rows: `reps` matches of `games` games of
+/// greedy, simple and tracker under standard, seat rotation on.
+fn three_players(reps: u64, games: u64, reference: u64, seed: u64) {
+    const INDEX: u64 = 2;
+    let players: Vec<String> = ["greedy", "simple", "tracker"].map(String::from).to_vec();
+    let plan = |games: u64, seed: u64| TablePlan {
+        format: Format::Three,
+        rules: Rules::standard(),
+        profiles: players.iter().map(|p| p.parse().unwrap()).collect(),
+        games,
+        rotate: true,
+        seed,
+    };
+    let started = Instant::now();
+    let long = plan(reference, seed_for(seed, INDEX, Stream::SeatA));
+    let mut truth = long.run(0..long.deals(), 0, &|_| {}).unwrap();
+    let reference_seconds = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let runs: Vec<TableTallies> = (0..reps)
+        .into_par_iter()
+        .map(|rep| {
+            let short = plan(games, seed_for(seed, (INDEX << 32) + rep, Stream::Deal));
+            let mut t = TableTallies::new(Format::Three);
+            for deal in 0..short.deals() {
+                short.play_deal(deal, &mut t).unwrap();
+            }
+            t
+        })
+        .collect();
+    let seconds = started.elapsed().as_secs_f64();
+    if reference == 0 {
+        runs.iter().for_each(|t| truth.merge(t));
+    }
+    let rows = |t: &TableTallies| {
+        let (sides, seats) = side_rows("standard", Format::Three, &players, t);
+        // Each row with its tally: the players', then the seats'.
+        sides
+            .into_iter()
+            .zip(t.sides.clone())
+            .chain(seats.into_iter().zip(t.positions.clone()))
+            .collect::<Vec<_>>()
+    };
+    let pooled = if reference == 0 {
+        format!("the {} games pooled", truth.games)
+    } else {
+        format!("{reference} games, {reference_seconds:.0} s")
+    };
+    println!(
+        "greedy, simple, tracker under standard, seat rotation (reference: {pooled}; matches {seconds:.0} s)\n"
+    );
+    println!(
+        "| row | figure | reference | coverage | ± (MC) | no interval | mean width | before | before width | independent |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    let mc = (0.95 * 0.05 / reps as f64).sqrt();
+    let truth_rows = rows(&truth);
+    let matches: Vec<_> = runs.iter().map(|t| (rows(t), t)).collect();
+    let share = |n: u64| format!("{:.1} %", 100.0 * n as f64 / reps as f64);
+    for (at, (truth_row, _)) in truth_rows.iter().enumerate() {
+        for figure in table_figures() {
+            // The void rate is the variant's: one line, on the first row.
+            if figure.name == "void rate" && at > 0 {
+                continue;
+            }
+            let (value, _, _) = (figure.read)(truth_row);
+            let (mut covered, mut missing, mut width) = (0, 0, 0.0);
+            let (mut before, mut before_width, mut independent) = (0, 0.0, 0);
+            for (rows, t) in &matches {
+                let (row, side) = &rows[at];
+                match (figure.read)(row) {
+                    (_, Some(lo), Some(hi)) => {
+                        covered += u64::from(lo <= value && value <= hi);
+                        width += hi - lo;
+                    }
+                    _ => missing += 1,
+                }
+                if let Some((lo, hi)) = (figure.before)(side, t) {
+                    before += u64::from(lo <= value && value <= hi);
+                    before_width += hi - lo;
+                }
+                if let Some((lo, hi)) = (figure.independent)(side, t) {
+                    independent += u64::from(lo <= value && value <= hi);
+                }
+            }
+            let had = |f: OtherInterval| f(&truth.sides[0], &truth).is_some();
+            let (before_text, before_width_text) = if had(figure.before) {
+                (share(before), format!("{:.4}", before_width / reps as f64))
+            } else {
+                ("none".to_owned(), "–".to_owned())
+            };
+            let independent_text = if had(figure.independent) {
+                share(independent)
+            } else {
+                "–".to_owned()
+            };
+            println!(
+                "| {} | {} | {value:.4} | {} | {:.1} | {missing} | {:.4} | {before_text} | {before_width_text} | {independent_text} |",
+                truth_row.side,
+                figure.name,
+                share(covered),
+                100.0 * mc,
+                width / (reps - missing).max(1) as f64,
+            );
+        }
+    }
+    println!();
 }
