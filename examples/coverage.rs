@@ -379,9 +379,14 @@ fn three_players(reps: u64, games: u64, reference: u64, seed: u64) {
             } else {
                 "–".to_owned()
             };
+            // The void rate belongs to the variant, not to the row.
+            let row_name = if at == 0 && figure.name == "void rate" {
+                "(variant)"
+            } else {
+                &truth_row.side
+            };
             println!(
-                "| {} | {} | {value:.4} | {} | {:.1} | {missing} | {:.4} | {before_text} | {before_width_text} | {independent_text} |",
-                truth_row.side,
+                "| {row_name} | {} | {value:.4} | {} | {:.1} | {missing} | {:.4} | {before_text} | {before_width_text} | {independent_text} |",
                 figure.name,
                 share(covered),
                 100.0 * mc,
