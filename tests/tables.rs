@@ -110,30 +110,34 @@ fn threads_and_shards_give_the_same_files() {
 
 #[test]
 fn an_interrupted_table_run_resumes_to_the_same_files() {
-    let whole = scratch("resume-whole");
-    job::run(&spec(Format::Three, 60, &whole), &options(None, 2), &|_| {}).unwrap();
-    let dir = scratch("resume-killed");
-    let s = spec(Format::Three, 60, &dir);
-    // 20 deals per variant; stop in the second variant.
-    let died = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        job::run(&s, &options(None, 2), &|event| {
-            if let Progress::Done(n) = event
-                && n > 25
-            {
-                panic!("interrupted");
-            }
-        })
-    }));
-    assert!(died.is_err());
-    assert!(dir.join("checkpoint.json").is_file());
-    let resume = Options {
-        resume: true,
-        ..options(None, 1)
-    };
-    job::run(&s, &resume, &|_| {}).unwrap_or_else(|e| panic!("{e}"));
-    assert!(!dir.join("checkpoint.json").exists());
-    for file in SAME {
-        assert_eq!(read(&whole, file), read(&dir, file), "{file}");
+    // 60 games: 20 deals per variant for three players, 15 for
+    // partnerships; stop in the second variant.
+    for (format, stop) in [(Format::Three, 25), (Format::Partnership, 20)] {
+        let name = format.name();
+        let whole = scratch(&format!("resume-whole-{name}"));
+        job::run(&spec(format, 60, &whole), &options(None, 2), &|_| {}).unwrap();
+        let dir = scratch(&format!("resume-killed-{name}"));
+        let s = spec(format, 60, &dir);
+        let died = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            job::run(&s, &options(None, 2), &|event| {
+                if let Progress::Done(n) = event
+                    && n > stop
+                {
+                    panic!("interrupted");
+                }
+            })
+        }));
+        assert!(died.is_err());
+        assert!(dir.join("checkpoint.json").is_file());
+        let resume = Options {
+            resume: true,
+            ..options(None, 1)
+        };
+        job::run(&s, &resume, &|_| {}).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!dir.join("checkpoint.json").exists());
+        for file in SAME {
+            assert_eq!(read(&whole, file), read(&dir, file), "{name} {file}");
+        }
     }
 }
 
