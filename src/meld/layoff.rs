@@ -4,7 +4,8 @@
 use crate::cards::{CardSet, Suit};
 
 use super::solve::{for_each_set_choice, split_set_ranks};
-use super::{Arrangement, MeldKind, RANK_STRIDE, best_arrangement, deadwood};
+use super::table::RUN_DEADWOOD;
+use super::{Arrangement, RANK_STRIDE, best_arrangement, deadwood};
 
 /// The result of a showdown: both spreads and the lay-offs. It carries every
 /// fact scoring needs (deadwoods, gin, big gin).
@@ -167,34 +168,38 @@ fn chains(knocker: &Arrangement, defender: u64) -> ([Chain; MAX_CHAINS], usize) 
             n += 1;
         }
     };
-    for meld in knocker.melds() {
-        let cards = meld.cards().bits();
-        match meld.kind() {
-            MeldKind::Set => {
-                let fourth = RANK_STRIDE << (cards.trailing_zeros() % 16) & !cards & defender;
-                if cards.count_ones() == 3 {
-                    push(Chain {
-                        cards: fourth,
-                        ascending: true,
-                    });
-                }
-            }
-            MeldKind::Run => {
-                let (lo, hi) = (cards.trailing_zeros(), 63 - cards.leading_zeros());
-                let base = lo & !15;
-                let lane = (defender >> base & 0x1FFF) as u32;
-                let (lo, hi) = (lo - base, hi - base);
-                let up = (lane >> (hi + 1)).trailing_ones();
+    // The melds in the order of `Arrangement::melds` (by lowest card), read
+    // from the arrangement's bits without building each `Meld`.
+    let (mut sets, mut runs) = (knocker.set_cards().bits(), knocker.run_cards().bits());
+    while sets | runs != 0 {
+        let low = (sets | runs).trailing_zeros();
+        if sets >> low & 1 == 1 {
+            let rank = RANK_STRIDE << (low % 16);
+            let cards = sets & rank;
+            sets &= !rank;
+            if cards.count_ones() == 3 {
                 push(Chain {
-                    cards: (((1u64 << up) - 1) << (hi + 1)) << base,
+                    cards: rank & !cards & defender,
                     ascending: true,
                 });
-                let down = lane.checked_shl(32 - lo).unwrap_or(0).leading_ones();
-                push(Chain {
-                    cards: (((1u64 << down) - 1) << (lo - down)) << base,
-                    ascending: false,
-                });
             }
+        } else {
+            let base = low & !15;
+            let (lo, own) = (low - base, runs >> base & 0x1FFF);
+            let len = (own >> lo).trailing_ones();
+            let hi = lo + len - 1;
+            runs &= !(((1u64 << len) - 1) << low);
+            let lane = (defender >> base & 0x1FFF) as u32;
+            let up = (lane >> (hi + 1)).trailing_ones();
+            push(Chain {
+                cards: (((1u64 << up) - 1) << (hi + 1)) << base,
+                ascending: true,
+            });
+            let down = lane.checked_shl(32 - lo).unwrap_or(0).leading_ones();
+            push(Chain {
+                cards: (((1u64 << down) - 1) << (lo - down)) << base,
+                ascending: false,
+            });
         }
     }
     (out, n)
@@ -204,7 +209,7 @@ fn chains(knocker: &Arrangement, defender: u64) -> ([Chain; MAX_CHAINS], usize) 
 /// deadwood after them. On gin nothing is laid off.
 pub fn defender_reply(knocker: &Arrangement, defender: CardSet) -> (CardSet, u8) {
     let bits = defender.bits();
-    if knocker.deadwood() == 0 {
+    if knocker.deadwood_cards().is_empty() {
         return (CardSet::EMPTY, deadwood(defender));
     }
     let (chains, n) = chains(knocker, bits);
@@ -253,81 +258,191 @@ fn best_knock(knocker: CardSet, defender: CardSet, limit: u8) -> (Arrangement, C
         let (layoffs, _) = defender_reply(&best_plain, defender);
         return (best_plain, layoffs);
     }
-    // Best so far: (defender − knocker deadwood, −knocker deadwood), arrangement, lay-offs.
-    let mut best: Option<((i32, i32), Arrangement, CardSet)> = None;
+    let (_, reply) = defender_reply(&best_plain, defender);
+    let floor = key(reply, best_plain.deadwood() as u8);
+    let (_, arrangement, layoffs) = knock_search(knocker, defender, limit, floor)
+        .expect("the min-deadwood arrangement is within the limit");
+    (arrangement, layoffs)
+}
+
+/// The knocker's margin in the showdown [`showdown`] finds: the defender's
+/// deadwood after its lay-offs less the knocker's, all that scoring needs
+/// besides gin (knocker deadwood 0) and big gin (an 11-card gin), found
+/// without spreading either hand.
+///
+/// The most the knocker can make is the defender's own deadwood less the
+/// knocker's least, and its least-deadwood arrangement reaches that whenever
+/// the defender's reply to it lays off nothing that helps; only otherwise
+/// are the other arrangements searched.
+///
+/// # Errors
+/// As [`showdown`].
+///
+/// ```
+/// use ginlab::{CardSet, meld};
+/// let knocker: CardSet = "AS 2S 3S 4S 2H 3H 4H AC 2C 3D".parse().unwrap();
+/// let defender: CardSet = "5S QD QH 4C 4D 7H 9C JC 8D 2D".parse().unwrap();
+/// let s = meld::showdown(knocker, defender, 10).unwrap();
+/// let margin = i32::from(s.defender_deadwood()) - i32::from(s.knocker_deadwood());
+/// assert_eq!(meld::showdown_margin(knocker, defender, 10), Ok(margin));
+/// ```
+pub fn showdown_margin(
+    knocker: CardSet,
+    defender: CardSet,
+    knock_limit: u8,
+) -> Result<i32, ShowdownError> {
+    check_hands(knocker, defender)?;
+    let plain = best_arrangement(knocker);
+    let dead = plain.deadwood();
+    check_knock(knocker, dead, knock_limit)?;
+    let (_, reply) = defender_reply(&plain, defender);
+    if dead == 0 || reply == deadwood(defender) {
+        return Ok(i32::from(reply) - i32::from(dead));
+    }
+    let ((margin, _), _, _) = knock_search(knocker, defender, knock_limit, key(reply, dead as u8))
+        .expect("the min-deadwood arrangement is within the limit");
+    Ok(margin)
+}
+
+/// How the knocker ranks an arrangement: the margin (defender's deadwood
+/// after lay-offs less the knocker's), then the lower knocker deadwood.
+type Key = (i32, i32);
+
+fn key(defender: u8, knocker: u8) -> Key {
+    (
+        i32::from(defender) - i32::from(knocker),
+        -i32::from(knocker),
+    )
+}
+
+/// The first arrangement, in the enumeration order of [the `meld`
+/// module](crate::meld#showdown), whose key is the greatest of all
+/// arrangements with deadwood ≤ `limit`, given that some arrangement reaches
+/// `floor`; with its key and the defender's lay-offs against it.
+///
+/// An arrangement with knocker deadwood `d` has a key of at most
+/// `key(defender's own deadwood, d)` (laying nothing off is always open to
+/// the defender), which falls as `d` rises. So an arrangement is skipped,
+/// unsolved, when that bound is below `floor` or not above the best found so
+/// far (neither can be the first with the greatest key), and the enumeration
+/// drops every branch whose deadwood, or a lower bound of what it must
+/// reach, exceeds the highest deadwood that could still pass.
+fn knock_search(
+    knocker: CardSet,
+    defender: CardSet,
+    limit: u8,
+    floor: Key,
+) -> Option<(Key, Arrangement, CardSet)> {
+    let kbits = knocker.bits();
+    let own = i32::from(deadwood(defender));
+    // The highest knocker deadwood whose bound reaches `threshold`.
+    let reach = |threshold: Key| (own - threshold.0).min(i32::from(limit)) as u32;
+    let mut best: Option<(Key, Arrangement, CardSet)> = None;
+    let mut cap = reach(floor);
     let (forced, open, run) = split_set_ranks(kbits);
     for_each_set_choice(kbits, open, run, forced, &mut |sets| {
         let rest = kbits & !sets;
-        for_each_run_cover(
-            rest,
+        // Run-only deadwood of the lanes after each suit: what the rest of
+        // a cover must add at least.
+        let lanes = [0, 1, 2, 3].map(|s| u32::from(RUN_DEADWOOD[lane(rest, s) as usize]));
+        let after = [
+            lanes[1] + lanes[2] + lanes[3],
+            lanes[2] + lanes[3],
+            lanes[3],
             0,
-            lane(rest, 0),
-            0,
-            0,
-            limit as u32,
-            &mut |runs, dead| {
-                let arrangement = Arrangement::from_parts(
-                    knocker,
-                    CardSet::from_bits_truncate(sets),
-                    CardSet::from_bits_truncate(runs),
-                );
-                let (layoffs, dd) = defender_reply(&arrangement, defender);
-                let key = (dd as i32 - dead as i32, -(dead as i32));
-                if best.is_none_or(|(k, _, _)| key > k) {
-                    best = Some((key, arrangement, layoffs));
-                }
-            },
-        );
+        ];
+        if lanes[0] + after[0] > cap {
+            return;
+        }
+        let mut visit = |runs: u64, dead: u32, cap: u32| {
+            let bound = key(own as u8, dead as u8);
+            if bound < floor || best.as_ref().is_some_and(|(k, _, _)| bound <= *k) {
+                return cap;
+            }
+            let arrangement = Arrangement::from_parts(
+                knocker,
+                CardSet::from_bits_truncate(sets),
+                CardSet::from_bits_truncate(runs),
+            );
+            let (layoffs, dd) = defender_reply(&arrangement, defender);
+            let key = key(dd, dead as u8);
+            if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
+                best = Some((key, arrangement, layoffs));
+                return reach(key.max(floor));
+            }
+            cap
+        };
+        let mut cover = Cover {
+            bits: rest,
+            after,
+            cap,
+        };
+        cover.each(0, lane(rest, 0), 0, 0, &mut visit);
+        cap = cover.cap;
     });
-    let (_, arrangement, layoffs) = best.expect("the min-deadwood arrangement is within the limit");
-    (arrangement, layoffs)
+    best
 }
 
 fn lane(bits: u64, suit: u32) -> u32 {
     (bits >> (16 * suit) & 0x1FFF) as u32
 }
 
-/// Calls `f(runs, deadwood)` once for every distinct way to meld the cards of
-/// `bits` in runs with deadwood ≤ `limit`, lane by lane from suit `suit`;
-/// `left` is what is still undecided of that lane.
-fn for_each_run_cover(
+/// The ways to meld a hand's cards (once its sets are chosen) in runs.
+struct Cover {
     bits: u64,
-    suit: u32,
-    left: u32,
-    runs: u64,
-    dead: u32,
-    limit: u32,
-    f: &mut impl FnMut(u64, u32),
-) {
-    if left == 0 {
-        if suit == Suit::Spades as u32 {
-            f(runs, dead);
-        } else {
-            let next = suit + 1;
-            for_each_run_cover(bits, next, lane(bits, next), runs, dead, limit, f);
+    /// Per suit, the least deadwood the lanes after it add.
+    after: [u32; 4],
+    /// The highest total deadwood still wanted; lowered by the visitor.
+    cap: u32,
+}
+
+impl Cover {
+    /// Calls `f(runs, deadwood)` once for every distinct way to meld the
+    /// cards in runs with deadwood ≤ the cap, lane by lane from suit `suit`;
+    /// `left` is what is still undecided of that lane. `f` is given the cap
+    /// and returns the new one.
+    fn each(
+        &mut self,
+        suit: u32,
+        left: u32,
+        runs: u64,
+        dead: u32,
+        f: &mut impl FnMut(u64, u32, u32) -> u32,
+    ) {
+        let least = u32::from(RUN_DEADWOOD[left as usize]) + self.after[suit as usize];
+        if dead + least > self.cap {
+            return;
         }
-        return;
-    }
-    let low = left.trailing_zeros();
-    let value = |rank: u32| rank.min(9) + 1;
-    if dead + value(low) <= limit {
-        let rest = left & (left - 1);
-        for_each_run_cover(bits, suit, rest, runs, dead + value(low), limit, f);
-    }
-    let available = (left >> low).trailing_ones();
-    for len in 3..=available {
-        let run = ((1u32 << len) - 1) << low;
-        let (mut rest, mut d) = (left & !run, dead);
-        // The next card, if held, is deadwood: melding it would be the longer run.
-        if len < available {
-            d += value(low + len);
-            rest &= !(1 << (low + len));
-            if d > limit {
-                continue;
+        if left == 0 {
+            if suit == Suit::Spades as u32 {
+                self.cap = f(runs, dead, self.cap);
+            } else {
+                let next = suit + 1;
+                self.each(next, lane(self.bits, next), runs, dead, f);
             }
+            return;
         }
-        let runs = runs | (run as u64) << (16 * suit);
-        for_each_run_cover(bits, suit, rest, runs, d, limit, f);
+        let low = left.trailing_zeros();
+        let value = |rank: u32| rank.min(9) + 1;
+        if dead + value(low) <= self.cap {
+            let rest = left & (left - 1);
+            self.each(suit, rest, runs, dead + value(low), f);
+        }
+        let available = (left >> low).trailing_ones();
+        for len in 3..=available {
+            let run = ((1u32 << len) - 1) << low;
+            let (mut rest, mut d) = (left & !run, dead);
+            // The next card, if held, is deadwood: melding it would be the longer run.
+            if len < available {
+                d += value(low + len);
+                rest &= !(1 << (low + len));
+                if d > self.cap {
+                    continue;
+                }
+            }
+            let runs = runs | (run as u64) << (16 * suit);
+            self.each(suit, rest, runs, d, f);
+        }
     }
 }
 
@@ -408,6 +523,229 @@ mod tests {
             "2H 5D 3D 4C 6C 7C 8C 9C TC QS",
         );
         assert!(!s.layoffs.contains("2H".parse().unwrap()));
+    }
+
+    /// The chains as first written, meld by meld through `Arrangement::melds`.
+    fn chains_by_meld(knocker: &Arrangement, defender: u64) -> Vec<(u64, bool)> {
+        let mut out = Vec::new();
+        for meld in knocker.melds() {
+            let cards = meld.cards().bits();
+            match meld.kind() {
+                crate::meld::MeldKind::Set => {
+                    let fourth = RANK_STRIDE << (cards.trailing_zeros() % 16) & !cards & defender;
+                    if cards.count_ones() == 3 {
+                        out.push((fourth, true));
+                    }
+                }
+                crate::meld::MeldKind::Run => {
+                    let (lo, hi) = (cards.trailing_zeros(), 63 - cards.leading_zeros());
+                    let base = lo & !15;
+                    let lane = (defender >> base & 0x1FFF) as u32;
+                    let (lo, hi) = (lo - base, hi - base);
+                    let up = (lane >> (hi + 1)).trailing_ones();
+                    out.push(((((1u64 << up) - 1) << (hi + 1)) << base, true));
+                    let down = lane.checked_shl(32 - lo).unwrap_or(0).leading_ones();
+                    out.push(((((1u64 << down) - 1) << (lo - down)) << base, false));
+                }
+            }
+        }
+        out.retain(|&(cards, _)| cards != 0);
+        out
+    }
+
+    /// Chains read from the bits are those read meld by meld, in order, for
+    /// the spreads of many showdowns and the best arrangements of random
+    /// 10- and 11-card hands against every other card.
+    #[test]
+    fn chains_read_from_bits_are_the_melds_chains() {
+        let mut nonempty = 0;
+        let mut check = |arrangement: &Arrangement, defender: u64| {
+            let (got, n) = chains(arrangement, defender);
+            let got: Vec<(u64, bool)> = got[..n].iter().map(|c| (c.cards, c.ascending)).collect();
+            assert_eq!(
+                got,
+                chains_by_meld(arrangement, defender),
+                "{arrangement} v {defender:#x}"
+            );
+            nonempty += usize::from(n > 0);
+        };
+        knocks(5_000, |hand, defender, limit| {
+            let s = showdown(hand, defender, limit).unwrap();
+            check(&s.knocker, defender.bits());
+            let plus = hand.with(defender.first().unwrap());
+            check(&best_arrangement(plus), (defender - plus).bits());
+            check(&best_arrangement(hand), (CardSet::ALL - hand).bits());
+        });
+        assert!(nonempty > 5_000, "{nonempty}");
+    }
+
+    /// The search before its bounds: every arrangement within the limit is
+    /// solved, the first with the greatest key kept.
+    fn unbounded_knock(knocker: CardSet, defender: CardSet, limit: u8) -> (Arrangement, CardSet) {
+        fn covers(
+            bits: u64,
+            suit: u32,
+            left: u32,
+            runs: u64,
+            dead: u32,
+            limit: u32,
+            f: &mut impl FnMut(u64, u32),
+        ) {
+            if left == 0 {
+                if suit == 3 {
+                    f(runs, dead);
+                } else {
+                    covers(bits, suit + 1, lane(bits, suit + 1), runs, dead, limit, f);
+                }
+                return;
+            }
+            let low = left.trailing_zeros();
+            let value = |rank: u32| rank.min(9) + 1;
+            if dead + value(low) <= limit {
+                covers(
+                    bits,
+                    suit,
+                    left & (left - 1),
+                    runs,
+                    dead + value(low),
+                    limit,
+                    f,
+                );
+            }
+            let available = (left >> low).trailing_ones();
+            for len in 3..=available {
+                let run = ((1u32 << len) - 1) << low;
+                let (mut rest, mut d) = (left & !run, dead);
+                if len < available {
+                    d += value(low + len);
+                    rest &= !(1 << (low + len));
+                    if d > limit {
+                        continue;
+                    }
+                }
+                covers(
+                    bits,
+                    suit,
+                    rest,
+                    runs | (run as u64) << (16 * suit),
+                    d,
+                    limit,
+                    f,
+                );
+            }
+        }
+        let kbits = knocker.bits();
+        let plain = best_arrangement(knocker);
+        let ranks = (0..4).fold(0u64, |acc, s| acc | (kbits >> (16 * s) & 0x1FFF));
+        let near = ((kbits << 1) | (kbits >> 1) | (ranks * RANK_STRIDE)) & CardSet::ALL.bits();
+        if near & defender.bits() == 0 || plain.deadwood() == 0 {
+            return (plain, defender_reply(&plain, defender).0);
+        }
+        let mut best: Option<(Key, Arrangement, CardSet)> = None;
+        let (forced, open, run) = split_set_ranks(kbits);
+        for_each_set_choice(kbits, open, run, forced, &mut |sets| {
+            let rest = kbits & !sets;
+            covers(
+                rest,
+                0,
+                lane(rest, 0),
+                0,
+                0,
+                u32::from(limit),
+                &mut |runs, dead| {
+                    let a = Arrangement::from_parts(
+                        knocker,
+                        CardSet::from_bits_truncate(sets),
+                        CardSet::from_bits_truncate(runs),
+                    );
+                    let (layoffs, dd) = defender_reply(&a, defender);
+                    let k = key(dd, dead as u8);
+                    if best.is_none_or(|(b, _, _)| k > b) {
+                        best = Some((k, a, layoffs));
+                    }
+                },
+            );
+        });
+        let (_, a, layoffs) = best.unwrap();
+        (a, layoffs)
+    }
+
+    /// Knocks from play-like hands (drawn and discarded greedily until
+    /// within the limit) and from hands dense in one suit or rank, against
+    /// random defenders, under knock limits 10, 7 and 3.
+    fn knocks(n: usize, mut f: impl FnMut(CardSet, CardSet, u8)) {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(41);
+        let mut done = 0;
+        while done < n {
+            let deck = crate::engine::Deck::shuffled(&mut rng);
+            let mut cards = deck.cards().to_vec();
+            if rng.random_bool(0.3) {
+                // Crowd two suits (or ranks) together at the top of the deck.
+                let by_suit = rng.random_bool(0.5);
+                let pick = rng.random_range(0..4u8);
+                cards.sort_by_key(|c| {
+                    let hit = if by_suit {
+                        c.suit() as u8 % 2 == pick % 2
+                    } else {
+                        c.rank().index() % 4 == pick
+                    };
+                    !hit
+                });
+            }
+            let limit = [10, 7, 3][done % 3];
+            let defender: CardSet = cards[42..].iter().copied().collect();
+            let mut hand: CardSet = cards[..10].iter().copied().collect();
+            for &card in &cards[10..42] {
+                if deadwood(hand) <= limit {
+                    break;
+                }
+                hand.insert(card);
+                hand.remove(super::super::best_discard(hand).unwrap().card);
+            }
+            if deadwood(hand) > limit {
+                continue;
+            }
+            f(hand, defender, limit);
+            done += 1;
+        }
+    }
+
+    /// The bounded search spreads and lays off exactly as the unbounded
+    /// one (the same arrangement on ties), and the margin alone agrees.
+    #[test]
+    fn bounds_change_no_showdown() {
+        let mut searched = 0;
+        knocks(30_000, |hand, defender, limit| {
+            let got = showdown(hand, defender, limit).unwrap();
+            let (knocker, layoffs) = unbounded_knock(hand, defender, limit);
+            assert_eq!(
+                (got.knocker, got.layoffs),
+                (knocker, layoffs),
+                "{hand} v {defender} ({limit})"
+            );
+            let margin = i32::from(got.defender_deadwood()) - i32::from(got.knocker_deadwood());
+            assert_eq!(showdown_margin(hand, defender, limit), Ok(margin));
+            let plain = best_arrangement(hand);
+            if plain.deadwood() > 0 && defender_reply(&plain, defender).1 != deadwood(defender) {
+                searched += 1;
+            }
+        });
+        assert!(searched > 3_000, "{searched}");
+    }
+
+    #[test]
+    fn margin_errors_as_the_showdown() {
+        let (k, d) = (set(KNOCKER), set(DEFENDER));
+        for (k, d, limit) in [
+            (k, d - set("JC"), 10),
+            (k - set("AC"), d, 10),
+            (k, d, 5),
+            (k | set("KS"), d, 10),
+        ] {
+            let expected = showdown(k, d, limit).unwrap_err();
+            assert_eq!(showdown_margin(k, d, limit), Err(expected), "{k} v {d}");
+        }
     }
 
     const KNOCKER: &str = "AS 2S 3S 4S 2H 3H 4H AC 2C 3D";

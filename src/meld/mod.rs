@@ -4,7 +4,8 @@
 //! - [`best_arrangement`]: an optimal [`Arrangement`], with a documented tie-break.
 //! - [`best_discard`]: the discard that leaves the least deadwood, ties to the higher card.
 //! - [`is_big_gin`]: all 11 cards meld.
-//! - [`showdown`] / [`showdown_with`]: the optimal showdown of RULES.md with lay-offs.
+//! - [`showdown`] / [`showdown_with`]: the optimal showdown of RULES.md with lay-offs;
+//!   [`showdown_margin`]: only its margin, for play-outs that score and move on.
 //!
 //! # How the solver works
 //!
@@ -65,7 +66,9 @@ use std::fmt;
 
 use crate::cards::CardSet;
 
-pub use layoff::{Showdown, ShowdownError, defender_reply, showdown, showdown_with};
+pub use layoff::{
+    Showdown, ShowdownError, defender_reply, showdown, showdown_margin, showdown_with,
+};
 pub use solve::{Discard, best_arrangement, best_discard, deadwood, is_big_gin, meldable};
 pub use text::{HandSpec, ParseArrangementError};
 
