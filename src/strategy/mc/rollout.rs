@@ -12,13 +12,8 @@
 //! solver calls.
 //!
 //! A rollout is worth its winner and points ([`RolloutEnd`]), not the
-//! spreads: a knock is scored from the knocker's least deadwood and the
-//! defender's reply to the knocker's best arrangement whenever that reply
-//! lays nothing off that helps it, which reaches the most the knocker can
-//! make of the showdown (the defender's deadwood cannot rise above its own
-//! and the knocker's cannot fall below its least), so the full search over
-//! the knocker's arrangements ([`meld::showdown`]) runs only when it might
-//! find a better one.
+//! spreads: a knock is scored from [`meld::showdown_margin`], the margin of
+//! the showdown [`meld::showdown`] finds without spreading the hands.
 //!
 //! It is the same game: for every state, candidate and pair of knock
 //! thresholds it reaches the same winner and points as the engine with two
@@ -134,9 +129,13 @@ impl<'a> GreedyRollout<'a> {
             (Phase::Draw { .. }, Action::Draw(DrawSource::Stock)) => {
                 let card = self.stock[self.next];
                 self.next += 1;
+                // A drawn card that is sure to be greedy's discard needs no
+                // solve at the end of the turn.
+                self.pending = self.deadwood[i]
+                    .filter(|&now| sure_discard(self.hands[i], now, card))
+                    .map(|deadwood| meld::Discard { card, deadwood });
                 self.hands[i].insert(card);
                 self.taken = None;
-                self.pending = None;
                 self.phase = Phase::EndTurn {
                     seat,
                     must_knock: false,
@@ -311,12 +310,43 @@ fn highest_value(hand: CardSet) -> u8 {
     (64 - ranks.leading_zeros()).min(10) as u8
 }
 
+/// Whether `card`, added to `hand` (least deadwood `now`), is the best
+/// discard of the eleven cards, leaving `now`.
+///
+/// When `card` melds with nothing, keeping it and discarding another card
+/// `x` leaves the deadwood of `hand − x` plus the card's value, and removing
+/// `x` saves at most its own value and at most `now`. So `card` is the best
+/// discard (ties go to the higher card) when its value exceeds `now`, or
+/// when it is the highest card of all: a card saving as much as it is worth
+/// is worth at least as much, so it is of a rank at least as high.
+fn sure_discard(hand: CardSet, now: u8, card: Card) -> bool {
+    if meld::meldable(hand.with(card)).contains(card) {
+        return false;
+    }
+    card.value() > now || highest_key(hand).is_none_or(|high| high < key(card))
+}
+
+/// The order of [`meld::best_discard`]'s tie-break: rank, then suit.
+fn key(card: Card) -> u32 {
+    4 * u32::from(card.rank().index()) + card.suit() as u32
+}
+
+/// The key of the highest card of `hand`, `None` when it is empty.
+fn highest_key(hand: CardSet) -> Option<u32> {
+    let bits = hand.bits();
+    let ranks = (0..4).fold(0u64, |acc, s| acc | (bits >> (16 * s) & 0x1FFF));
+    let rank = ranks.checked_ilog2()?;
+    let suit = (bits >> rank & meld::RANK_STRIDE).ilog2() / 16;
+    Some(4 * rank + suit)
+}
+
 /// A knock with `hand` (least deadwood `deadwood`, within `knock_limit`)
 /// against `defender`, as [`score_showdown`](crate::engine::score_showdown)
 /// prices the showdown [`meld::showdown`] finds, before the spade
 /// multiplier: the defender's deadwood after lay-offs less the knocker's,
-/// and the gin or big gin bonus the knocker adds to it (see the module
-/// docs for when the full search runs).
+/// and the gin or big gin bonus the knocker adds to it (the margin is
+/// [`meld::showdown_margin`]'s, which searches the knocker's arrangements
+/// only when its least-deadwood one might not be best).
 fn knock_margin(
     rules: &Rules,
     knock_limit: u8,
@@ -332,16 +362,9 @@ fn knock_margin(
         // On gin nothing is laid off.
         return (i32::from(meld::deadwood(defender)), bonus);
     }
-    let (laid, reply) = meld::defender_reply(&meld::best_arrangement(hand), defender);
-    if laid.is_empty() || reply == meld::deadwood(defender) {
-        return (i32::from(reply) - i32::from(deadwood), 0);
-    }
-    let showdown = meld::showdown(hand, defender, knock_limit)
+    let margin = meld::showdown_margin(hand, defender, knock_limit)
         .expect("a knock within the limit has a legal showdown");
-    (
-        i32::from(showdown.defender_deadwood()) - i32::from(showdown.knocker_deadwood()),
-        0,
-    )
+    (margin, 0)
 }
 
 #[cfg(test)]
@@ -538,6 +561,28 @@ mod tests {
             searched > 1_000 && fast > 5_000 && big > 0,
             "{searched} {fast} {big}"
         );
+    }
+
+    /// Whenever a drawn card is taken for the sure discard, solving agrees
+    /// (card and deadwood): over random hands and every card they could
+    /// draw.
+    #[test]
+    fn sure_discards_are_the_best_discards() {
+        let mut rng = Pcg64Mcg::seed_from_u64(31);
+        let mut sure = 0;
+        for _ in 0..2_000 {
+            let deck = Deck::shuffled(&mut rng);
+            let hand: CardSet = deck.cards()[..10].iter().copied().collect();
+            let now = meld::deadwood(hand);
+            for card in CardSet::ALL - hand {
+                if sure_discard(hand, now, card) {
+                    sure += 1;
+                    let best = meld::best_discard(hand.with(card)).unwrap();
+                    assert_eq!(best, meld::Discard { card, deadwood: now }, "{hand} + {card}");
+                }
+            }
+        }
+        assert!(sure > 5_000, "{sure}");
     }
 
     /// Whenever `improves` answers without solving, solving agrees: over
