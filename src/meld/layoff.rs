@@ -138,8 +138,9 @@ pub fn showdown(
     knock_limit: u8,
 ) -> Result<Showdown, ShowdownError> {
     check_hands(knocker, defender)?;
-    check_knock(knocker, deadwood(knocker) as u16, knock_limit)?;
-    let (knocker, layoffs) = best_knock(knocker, defender, knock_limit);
+    let dead = deadwood(knocker);
+    check_knock(knocker, u16::from(dead), knock_limit)?;
+    let (knocker, layoffs) = best_knock(knocker, defender, knock_limit, dead);
     Ok(Showdown {
         knocker,
         defender: best_arrangement(defender - layoffs),
@@ -245,8 +246,8 @@ fn lay_off(defender: u64, chains: &[Chain], laid: u64, best: &mut (u32, u64)) {
 }
 
 /// The knocker's best arrangement of `knocker` and the defender's lay-offs
-/// against it. The knocker's min deadwood is known to be ≤ `limit`.
-fn best_knock(knocker: CardSet, defender: CardSet, limit: u8) -> (Arrangement, CardSet) {
+/// against it. The knocker's min deadwood, `dead`, is known to be ≤ `limit`.
+fn best_knock(knocker: CardSet, defender: CardSet, limit: u8, dead: u8) -> (Arrangement, CardSet) {
     let kbits = knocker.bits();
     // Cards the defender could ever lay off: the same rank as a knocker card,
     // or next to one in its suit. Without any, the defender's reply is fixed
@@ -254,13 +255,16 @@ fn best_knock(knocker: CardSet, defender: CardSet, limit: u8) -> (Arrangement, C
     let ranks = (0..4).fold(0u64, |acc, s| acc | (kbits >> (16 * s) & 0x1FFF));
     let near = ((kbits << 1) | (kbits >> 1) | (ranks * RANK_STRIDE)) & CardSet::ALL.bits();
     let best_plain = best_arrangement(knocker);
-    if near & defender.bits() == 0 || best_plain.deadwood() == 0 {
-        let (layoffs, _) = defender_reply(&best_plain, defender);
+    let (layoffs, reply) = defender_reply(&best_plain, defender);
+    if near & defender.bits() == 0 || dead == 0 {
         return (best_plain, layoffs);
     }
-    let (_, reply) = defender_reply(&best_plain, defender);
-    let floor = key(reply, best_plain.deadwood() as u8);
-    let (_, arrangement, layoffs) = knock_search(knocker, defender, limit, floor)
+    let plain = Plain {
+        arrangement: best_plain,
+        layoffs,
+        key: key(reply, dead),
+    };
+    let (_, arrangement, layoffs) = knock_search(defender, deadwood(defender), limit, &plain)
         .expect("the min-deadwood arrangement is within the limit");
     (arrangement, layoffs)
 }
@@ -292,14 +296,20 @@ pub fn showdown_margin(
     knock_limit: u8,
 ) -> Result<i32, ShowdownError> {
     check_hands(knocker, defender)?;
-    let plain = best_arrangement(knocker);
-    let dead = plain.deadwood();
-    check_knock(knocker, dead, knock_limit)?;
-    let (_, reply) = defender_reply(&plain, defender);
-    if dead == 0 || reply == deadwood(defender) {
+    let dead = deadwood(knocker);
+    check_knock(knocker, u16::from(dead), knock_limit)?;
+    let arrangement = best_arrangement(knocker);
+    let (layoffs, reply) = defender_reply(&arrangement, defender);
+    let own = deadwood(defender);
+    if dead == 0 || reply == own {
         return Ok(i32::from(reply) - i32::from(dead));
     }
-    let ((margin, _), _, _) = knock_search(knocker, defender, knock_limit, key(reply, dead as u8))
+    let plain = Plain {
+        arrangement,
+        layoffs,
+        key: key(reply, dead),
+    };
+    let ((margin, _), _, _) = knock_search(defender, own, knock_limit, &plain)
         .expect("the min-deadwood arrangement is within the limit");
     Ok(margin)
 }
@@ -315,10 +325,19 @@ fn key(defender: u8, knocker: u8) -> Key {
     )
 }
 
-/// The first arrangement, in the enumeration order of [the `meld`
-/// module](crate::meld#showdown), whose key is the greatest of all
-/// arrangements with deadwood ≤ `limit`, given that some arrangement reaches
-/// `floor`; with its key and the defender's lay-offs against it.
+/// The knocker's least-deadwood arrangement, the defender's lay-offs
+/// against it and its key: where the search starts.
+struct Plain {
+    arrangement: Arrangement,
+    layoffs: CardSet,
+    key: Key,
+}
+
+/// The first arrangement of the knocker's hand, in the enumeration order
+/// of [the `meld` module](crate::meld#showdown), whose key is the greatest
+/// of all arrangements with deadwood ≤ `limit`, with its key and the
+/// defender's lay-offs against it; `plain` is one of them (its key is the
+/// floor) and `own` the defender's deadwood.
 ///
 /// An arrangement with knocker deadwood `d` has a key of at most
 /// `key(defender's own deadwood, d)` (laying nothing off is always open to
@@ -328,13 +347,15 @@ fn key(defender: u8, knocker: u8) -> Key {
 /// drops every branch whose deadwood, or a lower bound of what it must
 /// reach, exceeds the highest deadwood that could still pass.
 fn knock_search(
-    knocker: CardSet,
     defender: CardSet,
+    own: u8,
     limit: u8,
-    floor: Key,
+    plain: &Plain,
 ) -> Option<(Key, Arrangement, CardSet)> {
+    let knocker = plain.arrangement.hand();
     let kbits = knocker.bits();
-    let own = i32::from(deadwood(defender));
+    let floor = plain.key;
+    let own = i32::from(own);
     // The highest knocker deadwood whose bound reaches `threshold`.
     let reach = |threshold: Key| (own - threshold.0).min(i32::from(limit)) as u32;
     let mut best: Option<(Key, Arrangement, CardSet)> = None;
@@ -364,8 +385,13 @@ fn knock_search(
                 CardSet::from_bits_truncate(sets),
                 CardSet::from_bits_truncate(runs),
             );
-            let (layoffs, dd) = defender_reply(&arrangement, defender);
-            let key = key(dd, dead as u8);
+            // The plain arrangement's reply is known.
+            let (key, layoffs) = if arrangement == plain.arrangement {
+                (plain.key, plain.layoffs)
+            } else {
+                let (layoffs, dd) = defender_reply(&arrangement, defender);
+                (key(dd, dead as u8), layoffs)
+            };
             if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
                 best = Some((key, arrangement, layoffs));
                 return reach(key.max(floor));
