@@ -54,6 +54,10 @@
 //!   leaving the least deadwood (ties to the higher card), and knocking with
 //!   the best discard when legal.
 //!
+//! With `racing = true` (`race.rs`) the worlds come in rounds and answers
+//! the leader clearly beats stop being played out, so easy decisions stop
+//! early and the rollouts they leave go to later close calls.
+//!
 //! Time as a parameter ([`budget`]): `budget_ms` per decision sets
 //! `samples` to the worlds that many milliseconds buy at a fixed rate
 //! ([`budget::WORLDS_PER_MS`]); `game_budget_ms` gives the player an account
@@ -66,8 +70,8 @@
 //!
 //! The parts: the parameters and their profile text (`params.rs`), world
 //! sampling (`worlds.rs`), the gate (`gate.rs`), rollouts (`rollout.rs`),
-//! the calibration prior (`prior.rs`), game odds (`odds.rs`) and budgets
-//! ([`budget`]); this file is the player, which asks them in turn.
+//! the calibration prior (`prior.rs`), game odds (`odds.rs`), racing
+//! (`race.rs`) and budgets ([`budget`]); this file is the player, which asks them in turn.
 
 use std::sync::{Arc, Mutex};
 
@@ -89,6 +93,7 @@ mod gate;
 mod odds;
 mod params;
 mod prior;
+mod race;
 mod rollout;
 mod worlds;
 
@@ -117,6 +122,8 @@ pub struct MonteCarlo {
     decisions: [u64; 2],
     /// What is left of the per-game budget, if there is one.
     account: Option<budget::GameAccount>,
+    /// Rollouts racing saved on easy decisions (without a per-game budget).
+    savings: race::Savings,
 }
 
 impl std::fmt::Debug for MonteCarlo {
@@ -176,6 +183,7 @@ impl MonteCarlo {
             values: Vec::new(),
             decisions: [0; 2],
             account,
+            savings: race::Savings::default(),
         }
     }
 
@@ -207,22 +215,95 @@ impl MonteCarlo {
             Weighting::Tracker => Some(Knowledge::from_view(view)),
             Weighting::None => None,
         };
-        let mut worlds = std::mem::take(&mut self.worlds);
-        let count = match self.account.as_mut() {
+        let samples = match self.account.as_mut() {
             Some(account) => account.share(),
             None => u64::from(self.params.samples),
         } as usize;
-        // The worlds of earlier decisions are drawn into again.
-        worlds.truncate(count);
-        for w in 0..count {
-            if w == worlds.len() {
-                worlds.push(World {
+        self.prepare_tables(view);
+        let n = candidates.len();
+        // The buffers of earlier decisions are used again.
+        let mut s = Sampled {
+            draws: prior::opponent_draws(view),
+            worlds: std::mem::take(&mut self.worlds),
+            weights: Vec::with_capacity(samples),
+            values: std::mem::take(&mut self.values),
+            scratch: None,
+        };
+        s.values.clear();
+        let all: Vec<usize> = (0..n).collect();
+        let best = if self.params.racing {
+            let saved = match self.account {
+                Some(_) => 0,
+                None => self.savings.take(),
+            };
+            let plan = race::Plan::new(samples, n, saved, budget::MAX_WORLDS as usize);
+            let mut live = all;
+            let mut spent = 0;
+            loop {
+                let count = plan.next_round(s.weights.len(), spent, live.len());
+                if count == 0 {
+                    break;
+                }
+                self.sample_round(view, knowledge.as_ref(), candidates, &live, &mut s, count);
+                spent += count * live.len();
+                race::drop_beaten(&s.values, &s.weights, n, &mut live, race::DROP_Z);
+            }
+            let left = plan.rollouts - spent;
+            match self.account.as_mut() {
+                Some(account) => account.refund((left / n) as u64),
+                None => self.savings.put(left, samples * race::SAVINGS_CAP),
+            }
+            // The gate among the survivors, the base's answer first if it
+            // survived (else the best mean of the survivors).
+            let kept: Vec<f64> = (0..s.weights.len())
+                .flat_map(|w| live.iter().map(move |&c| w * n + c))
+                .map(|i| s.values[i])
+                .collect();
+            let confidence = if live[0] == 0 { self.params.confidence } else { 0.0 };
+            live[pick_candidate(&kept, &s.weights, live.len(), confidence)]
+        } else {
+            self.sample_round(view, knowledge.as_ref(), candidates, &all, &mut s, samples);
+            pick_candidate(&s.values, &s.weights, n, self.params.confidence)
+        };
+        s.worlds.truncate(s.weights.len());
+        self.worlds = s.worlds;
+        self.values = s.values;
+        best
+    }
+
+    /// Samples `count` more worlds into `s` and plays the `live` candidates
+    /// out in each.
+    fn sample_round<'v>(
+        &mut self,
+        view: &PlayerView<'v>,
+        knowledge: Option<&Knowledge>,
+        candidates: &[Action],
+        live: &[usize],
+        s: &mut Sampled<'v>,
+        count: usize,
+    ) {
+        let from = s.weights.len();
+        for w in from..from + count {
+            if w == s.worlds.len() {
+                s.worlds.push(World {
                     opponent: CardSet::EMPTY,
                     stock: Vec::new(),
                 });
             }
-            sample_into(&mut self.rng, view, knowledge.as_ref(), &mut worlds[w]);
+            sample_into(&mut self.rng, view, knowledge, &mut s.worlds[w]);
+            let world = &s.worlds[w];
+            s.weights.push(
+                self.prior
+                    .as_ref()
+                    .filter(|_| self.params.calibrate)
+                    .map_or(1.0, |(_, p)| p.weight(s.draws, world.opponent)),
+            );
+            self.play_out(view, world, candidates, live, &mut s.scratch, &mut s.values);
         }
+    }
+
+    /// Builds (or finds) the tables the decision needs under `view`'s rules.
+    fn prepare_tables(&mut self, view: &PlayerView<'_>) {
         if self.params.objective == Objective::Game
             && self.odds.as_ref().is_none_or(|o| o.rules() != view.rules)
         {
@@ -241,64 +322,60 @@ impl MonteCarlo {
             });
             self.prior = Some((view.rules.clone(), prior));
         }
-        let draws = prior::opponent_draws(view);
-        let n = candidates.len();
-        // values[w * n + c]: candidate c in world w; weights[w].
-        let mut values = std::mem::take(&mut self.values);
-        values.clear();
-        let mut weights = Vec::with_capacity(worlds.len());
-        let mut scratch: Option<Hand<'_>> = None;
+    }
+
+    /// Plays the `live` candidates out in `world` and appends the value of
+    /// every candidate to `values` (NaN for those not live).
+    fn play_out<'v>(
+        &mut self,
+        view: &PlayerView<'v>,
+        world: &World,
+        candidates: &[Action],
+        live: &[usize],
+        scratch: &mut Option<Hand<'v>>,
+        values: &mut Vec<f64>,
+    ) {
+        debug_assert!(
+            Hand::from_world(view, world.opponent, &world.stock).is_ok(),
+            "a sampled world fits the view it was sampled from"
+        );
+        let first = values.len();
+        values.resize(first + candidates.len(), f64::NAN);
         let seat = view.seat;
-        for world in &worlds {
-            weights.push(
-                self.prior
-                    .as_ref()
-                    .filter(|_| self.params.calibrate)
-                    .map_or(1.0, |(_, p)| p.weight(draws, world.opponent)),
-            );
-            debug_assert!(
-                Hand::from_world(view, world.opponent, &world.stock).is_ok(),
-                "a sampled world fits the view it was sampled from"
-            );
-            if self.params.rollout == Rollout::Greedy {
-                let base = GreedyRollout::new(view, world.opponent, &world.stock);
-                let mut knock_at = [self.params.opp_knock_at; 2];
-                knock_at[seat.index()] = self.params.own_knock_at;
-                for &action in candidates {
-                    let mut rollout = base.clone();
-                    let outcome = rollout
-                        .apply(action)
-                        .unwrap_or_else(|| rollout.play(knock_at));
-                    values.push(self.value(view, outcome.winner()));
-                }
-                continue;
+        if self.params.rollout == Rollout::Greedy {
+            let base = GreedyRollout::new(view, world.opponent, &world.stock);
+            let mut knock_at = [self.params.opp_knock_at; 2];
+            knock_at[seat.index()] = self.params.own_knock_at;
+            for &c in live {
+                let mut rollout = base.clone();
+                let outcome = rollout
+                    .apply(candidates[c])
+                    .unwrap_or_else(|| rollout.play(knock_at));
+                values[first + c] = self.value(view, outcome.winner());
             }
-            let base = Hand::from_world(view, world.opponent, &world.stock)
-                .expect("a sampled world fits the view it was sampled from");
-            for &action in candidates {
-                let hand = match scratch.as_mut() {
-                    Some(hand) => {
-                        hand.clone_from(&base);
-                        hand
-                    }
-                    None => scratch.insert(base.clone()),
-                };
-                hand.apply(seat, action)
-                    .expect("candidates are legal in the view");
-                let [own, other] = &mut self.players;
-                let mut players: [&mut dyn Strategy; 2] = match seat {
-                    Seat::A => [own.as_mut(), other.as_mut()],
-                    Seat::B => [other.as_mut(), own.as_mut()],
-                };
-                let outcome = play_hand(hand, &mut players)
-                    .expect("rollout policies play legal actions under valid rules");
-                values.push(self.value(view, outcome.winner()));
-            }
+            return;
         }
-        self.worlds = worlds;
-        let best = pick_candidate(&values, &weights, n, self.params.confidence);
-        self.values = values;
-        best
+        let base = Hand::from_world(view, world.opponent, &world.stock)
+            .expect("a sampled world fits the view it was sampled from");
+        for &c in live {
+            let hand = match scratch.as_mut() {
+                Some(hand) => {
+                    hand.clone_from(&base);
+                    hand
+                }
+                None => scratch.insert(base.clone()),
+            };
+            hand.apply(seat, candidates[c])
+                .expect("candidates are legal in the view");
+            let [own, other] = &mut self.players;
+            let mut players: [&mut dyn Strategy; 2] = match seat {
+                Seat::A => [own.as_mut(), other.as_mut()],
+                Seat::B => [other.as_mut(), own.as_mut()],
+            };
+            let outcome = play_hand(hand, &mut players)
+                .expect("rollout policies play legal actions under valid rules");
+            values[first + c] = self.value(view, outcome.winner());
+        }
     }
 
     /// What a hand won by `winner` (seat and points; `None`: void or a
@@ -349,6 +426,17 @@ impl MonteCarlo {
         );
         out
     }
+}
+
+/// The worlds of one decision, their weights and the candidates' values
+/// (`values[w * n + c]`), with a scratch hand for engine rollouts.
+struct Sampled<'v> {
+    /// The opponent's draws so far (for the calibration's weights).
+    draws: usize,
+    worlds: Vec<World>,
+    weights: Vec<f64>,
+    values: Vec<f64>,
+    scratch: Option<Hand<'v>>,
 }
 
 /// Tables built once per key and shared by every player in the process.
@@ -502,6 +590,37 @@ mod tests {
         mc.take_upcard(&hand.view(Seat::A));
         assert_eq!(mc.account.map(|a| a.left()), Some(48 * 15));
         assert!(mc.worlds.is_empty());
+    }
+
+    /// Racing: taking the upcard that makes gin is clearly best after one
+    /// round, so the decision samples a quarter of its worlds and saves the
+    /// rest of its rollouts; the next decision may spend them. With a
+    /// per-game budget the unused worlds go back to the account.
+    #[test]
+    fn racing_stops_an_easy_decision_early_and_saves_the_rest() {
+        let rules = Rules::standard();
+        let d = deck(NEAR_GIN, OTHER, "QH", "");
+        let hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        let racing = McParams {
+            racing: true,
+            ..McParams::default()
+        };
+        let mut mc = MonteCarlo::new(racing.clone(), 1);
+        assert!(mc.take_upcard(&hand.view(Seat::A)));
+        assert_eq!(mc.worlds.len(), 16);
+        assert_eq!(mc.savings.left(), 64 * 2 - 16 * 2);
+        // Without racing all 64 worlds are sampled.
+        let mut fixed = MonteCarlo::new(McParams::default(), 1);
+        assert!(fixed.take_upcard(&hand.view(Seat::A)));
+        assert_eq!((fixed.worlds.len(), fixed.savings.left()), (64, 0));
+        let per_game = McParams {
+            game_worlds: Some(48 * 64),
+            ..racing
+        };
+        let mut mc = MonteCarlo::new(per_game, 1);
+        assert!(mc.take_upcard(&hand.view(Seat::A)));
+        assert_eq!(mc.account.map(|a| a.left()), Some(47 * 64 + 48));
+        assert_eq!(mc.savings.left(), 0);
     }
 
     const NEAR_GIN: &str = "AS 2S 3S 7C 7D 7H 9H TH JH KD";

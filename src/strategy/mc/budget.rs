@@ -70,6 +70,12 @@ impl GameAccount {
         share
     }
 
+    /// Puts back `worlds` a decision was given and did not use (racing's
+    /// easy decisions), for the decisions still to come.
+    pub fn refund(&mut self, worlds: u64) {
+        self.left += worlds;
+    }
+
     /// Worlds not spent yet.
     #[must_use]
     pub fn left(&self) -> u64 {

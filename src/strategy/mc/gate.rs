@@ -14,35 +14,55 @@ pub fn pick_candidate(values: &[f64], weights: &[f64], n: usize, confidence: f64
     if n < 2 || total <= 0.0 {
         return 0;
     }
-    let squares: f64 = weights.iter().map(|w| w * w).sum();
-    let effective = total * total / squares;
-    let mean = |c: usize| -> f64 {
-        weights
-            .iter()
-            .enumerate()
-            .map(|(w, &x)| x * values[w * n + c])
-            .sum::<f64>()
-            / total
-    };
+    let mean = |c: usize| weighted_mean(values, weights, n, c, total);
     let best = (1..n).fold(0, |b, c| if mean(c) > mean(b) { c } else { b });
     if best == 0 {
         return 0;
     }
     let gain = mean(best) - mean(0);
-    let var = weights
-        .iter()
-        .enumerate()
-        .map(|(w, &x)| {
-            let d = values[w * n + best] - values[w * n] - gain;
-            x * d * d
-        })
-        .sum::<f64>()
-        / total;
-    if gain > confidence * (var / effective).sqrt() {
+    if gain > confidence * paired_error(values, weights, n, best, 0, gain) {
         best
     } else {
         0
     }
+}
+
+/// The weighted mean of candidate `c` over the worlds (`total`: the sum of
+/// the weights).
+pub(super) fn weighted_mean(values: &[f64], weights: &[f64], n: usize, c: usize, total: f64) -> f64 {
+    weights
+        .iter()
+        .enumerate()
+        .map(|(w, &x)| x * values[w * n + c])
+        .sum::<f64>()
+        / total
+}
+
+/// The standard error of the weighted mean of the paired differences
+/// `values[a] − values[b]` over the worlds, whose mean is `gain`; the
+/// weights count as their effective number (Kish). Assumes a positive total
+/// weight.
+pub(super) fn paired_error(
+    values: &[f64],
+    weights: &[f64],
+    n: usize,
+    a: usize,
+    b: usize,
+    gain: f64,
+) -> f64 {
+    let total: f64 = weights.iter().sum();
+    let squares: f64 = weights.iter().map(|w| w * w).sum();
+    let effective = total * total / squares;
+    let var = weights
+        .iter()
+        .enumerate()
+        .map(|(w, &x)| {
+            let d = values[w * n + a] - values[w * n + b] - gain;
+            x * d * d
+        })
+        .sum::<f64>()
+        / total;
+    (var / effective).sqrt()
 }
 
 #[cfg(test)]

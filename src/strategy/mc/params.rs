@@ -34,6 +34,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("discards", ParamType::Integer, "an integer from 1 to 11"),
         Param::new("confidence", ParamType::Number, "a number from 0 to 10"),
         Param::new("calibrate", ParamType::Boolean, "true or false"),
+        Param::new("racing", ParamType::Boolean, "true or false"),
         Param::new("seed", ParamType::Integer, "an integer from 0 to 2^64 - 1"),
     ],
     None,
@@ -103,6 +104,9 @@ pub struct McParams {
     /// Weight worlds by how likely a real opponent's hand has their
     /// deadwood ([`HandPrior`](super::HandPrior)).
     pub calibrate: bool,
+    /// Sample worlds in rounds and drop clearly worse answers, saving the
+    /// rollouts of easy decisions for close calls (`race.rs`).
+    pub racing: bool,
     /// Mixed into the harness's seed.
     pub seed: u64,
 }
@@ -119,6 +123,7 @@ impl Default for McParams {
             objective: Objective::Points,
             discards: 4,
             calibrate: true,
+            racing: false,
             confidence: 2.0,
             base: Rollout::Tracker,
             own_knock_at: None,
@@ -221,6 +226,9 @@ impl Params for McParams {
                     .read()
                     .ok_or(ParamError::Invalid)?;
             }
+            "racing" => {
+                self.racing = value.read().ok_or(ParamError::Invalid)?;
+            }
             "seed" => {
                 self.seed = value
                     .read()
@@ -317,6 +325,9 @@ impl fmt::Display for McParams {
         if self.calibrate != d.calibrate {
             params.push(format!("calibrate={}", self.calibrate));
         }
+        if self.racing != d.racing {
+            params.push(format!("racing={}", self.racing));
+        }
         if self.seed != d.seed {
             params.push(format!("seed={}", self.seed));
         }
@@ -345,7 +356,7 @@ mod tests {
         for text in [
             "mc",
             "mc:samples=256",
-            "mc:samples=8,rollout=tracker,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,calibrate=false,seed=7",
+            "mc:samples=8,rollout=tracker,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,calibrate=false,racing=true,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
             assert_eq!(profile.to_string(), text);
