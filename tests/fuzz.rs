@@ -744,13 +744,14 @@ fn mc_params() -> impl Strategy<Value = McParams> {
             0.0f64..=10.0,
             any::<bool>(),
             any::<u64>(),
+            any::<bool>(),
         ),
     )
         .prop_map(
             |(
                 (samples, rollout, base, discards),
                 (own, opp),
-                (w, o, confidence, calibrate, seed),
+                (w, o, confidence, calibrate, seed, racing),
             )| {
                 McParams {
                     samples,
@@ -774,6 +775,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     },
                     confidence,
                     calibrate,
+                    racing,
                     seed,
                 }
             },
