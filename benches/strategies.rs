@@ -24,7 +24,8 @@
 //!   scoring). 8 worlds at every decision of A in greedy-vs-greedy hands on
 //!   64 decks under eaai; one element is one rollout.
 //! - `mc/budget_ms=2`: the `mc` player given 2 ms a decision (its worlds
-//!   resolved at the fixed rate), timed as `mc/samples=<K>`.
+//!   resolved at the fixed rate), timed as `mc/samples=<K>`;
+//!   `mc/budget_ms=2,racing` the same with racing (`strategies/mc-2ms.toml`).
 //!
 //! Results are checked against a first run, so a fast wrong player fails.
 //!
@@ -310,7 +311,13 @@ fn bench_mc(c: &mut Criterion) {
             (format!("samples={samples}"), params)
         })
         .into();
-    players.push(("budget_ms=2".into(), budget));
+    players.push(("budget_ms=2".into(), budget.clone()));
+    // The shipped mc-2ms: the same budget with racing.
+    let racing = McParams {
+        racing: true,
+        ..budget
+    };
+    players.push(("budget_ms=2,racing".into(), racing));
     for (id, params) in players {
         let run = || {
             let mut mc = MonteCarlo::new(params.clone(), 1);

@@ -464,7 +464,7 @@ fn match_summary_is_seeded() {
 }
 
 /// `--budget-ms` gives every mc player the worlds that time buys at the
-/// fixed rate, replacing its own count (0.0625 ms: 16 worlds), names it by
+/// fixed rate, replacing its own count (0.0625 ms: 24 worlds), names it by
 /// the resolved profile, and leaves other kinds alone.
 #[test]
 fn match_budget_ms_gives_search_players_equal_time() {
@@ -483,12 +483,12 @@ fn match_budget_ms_gives_search_players_equal_time() {
     let mut budgeted = args("mc:samples=8,calibrate=false");
     budgeted.extend(["--budget-ms".into(), "0.0625".into()]);
     let budgeted = match_summary(&budgeted.iter().map(String::as_str).collect::<Vec<_>>());
-    let plain = args("mc:samples=16,calibrate=false");
+    let plain = args("mc:samples=24,calibrate=false");
     let plain = match_summary(&plain.iter().map(String::as_str).collect::<Vec<_>>());
     let (head, rest) = budgeted.split_once('\n').unwrap();
     assert!(
         head.starts_with(
-            "A = mc:budget_ms=0.0625,samples=16,calibrate=false, B = simple, rules eaai"
+            "A = mc:budget_ms=0.0625,samples=24,calibrate=false, B = simple, rules eaai"
         ),
         "{head}"
     );

@@ -10,12 +10,16 @@
 //! (`samples=` or `game_worlds=`), so a replay from the manifest uses that
 //! count even if the calibration changes later.
 
-/// Worlds per millisecond of budget: what the default `mc` (greedy
-/// rollouts, four discards, calibrated weights) samples per millisecond on
-/// one core of the project's machine. Measured with `cargo bench --bench
-/// strategies -- mc/samples=64`: 4.13k–4.26k decisions a second, nearly all
-/// sampled, so about 0.24 ms for 64 worlds, 270 worlds per ms; rounded down.
-pub const WORLDS_PER_MS: f64 = 256.0;
+/// Worlds per millisecond of budget: what `mc` (greedy rollouts, four
+/// discards, calibrated weights) samples per millisecond on one core of the
+/// project's machine. Measured in a quiet session at 15acfe3 with
+/// `cargo bench --bench strategies -- "^mc/budget_ms=2$"`: 512 worlds a
+/// decision took 1.16–1.18 ms (mean over the bench's decisions), about 435
+/// worlds a ms; rounded down to 384 so that 2 ms (768 worlds) costs about
+/// 1.77 ms and racing's extra sampling (more worlds a rollout on close
+/// calls) stays inside the budget. (The first rate, 256, came from
+/// `mc/samples=64` before rollouts got cheaper.)
+pub const WORLDS_PER_MS: f64 = 384.0;
 
 /// The most worlds one decision samples (about 0.26 s of work): a per-game
 /// budget's share is capped here, and what is not spent stays in the account.
@@ -89,8 +93,8 @@ mod tests {
 
     #[test]
     fn a_budget_buys_worlds_at_the_fixed_rate() {
-        assert_eq!(worlds(2.0), 512);
-        assert_eq!(worlds(0.25), 64);
+        assert_eq!(worlds(2.0), 768);
+        assert_eq!(worlds(0.25), 96);
         assert_eq!(worlds(0.0001), 1);
     }
 

@@ -406,19 +406,19 @@ mod tests {
                 .clone()
         };
         let two = p("mc:budget_ms=2");
-        assert_eq!((two.samples, two.budget_ms), (512, Some(2.0)));
-        assert_eq!(two.to_string(), "mc:budget_ms=2,samples=512");
+        assert_eq!((two.samples, two.budget_ms), (768, Some(2.0)));
+        assert_eq!(two.to_string(), "mc:budget_ms=2,samples=768");
         assert_eq!(p(&two.to_string()), two);
         let pinned = p("mc:budget_ms=2,samples=300");
         assert_eq!(pinned.samples, 300);
         assert_eq!(p(&pinned.to_string()), pinned);
         // A budget after a count replaces it.
-        assert_eq!(p("mc:samples=300,budget_ms=0.5").samples, 128);
+        assert_eq!(p("mc:samples=300,budget_ms=0.5").samples, 192);
         let game = p("mc:game_budget_ms=30000");
-        assert_eq!(game.game_worlds, Some(7_680_000));
+        assert_eq!(game.game_worlds, Some(11_520_000));
         assert_eq!(
             game.to_string(),
-            "mc:game_budget_ms=30000,game_worlds=7680000"
+            "mc:game_budget_ms=30000,game_worlds=11520000"
         );
         assert_eq!(p(&game.to_string()), game);
         // A profile file: keys in sorted order, the count after its budget.

@@ -168,7 +168,7 @@ mod tests {
         assert_eq!((plan.rollouts, plan.round, plan.max_worlds), (2560, 128, 2048));
         assert_eq!(plan.next_round(0, 0, 5), 128);
         // Two candidates left after 128 worlds of five: 1920 rollouts left.
-        assert_eq!(plan.next_round(1280, 2560 - 128, 2), 128);
+        assert_eq!(plan.next_round(128, 640, 2), 128);
         assert_eq!(plan.next_round(2000, 0, 2), 48, "the stretch cap");
         assert_eq!(plan.next_round(128, 2560 - 100, 2), 50, "what is left");
         assert_eq!(plan.next_round(128, 640, 1), 0, "one candidate left");
