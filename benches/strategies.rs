@@ -25,7 +25,7 @@
 //!   64 decks under eaai; one element is one rollout.
 //! - `mc/budget_ms=2`: the `mc` player given 2 ms a decision (its worlds
 //!   resolved at the fixed rate), timed as `mc/samples=<K>`;
-//!   `mc/budget_ms=2,racing` the same with racing (`strategies/mc-2ms.toml`).
+//!   `mc/budget_ms=2,racing` the same with racing.
 //!
 //! Results are checked against a first run, so a fast wrong player fails.
 //!
@@ -312,7 +312,7 @@ fn bench_mc(c: &mut Criterion) {
         })
         .into();
     players.push(("budget_ms=2".into(), budget.clone()));
-    // The shipped mc-2ms: the same budget with racing.
+    // The same budget with racing (search-racing in results/README.md).
     let racing = McParams {
         racing: true,
         ..budget
