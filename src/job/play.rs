@@ -23,7 +23,7 @@ const BLOCK: u64 = 1 << 14;
 /// Most deals per block with a stopping rule. The test looks after every
 /// unit of a block, in deal order, so its decision does not depend on the
 /// blocks; a run plays (and reports) the rest of the block in which it
-/// decided, so the first blocks are short ([`stop_block`]).
+/// decided, so the first blocks are short (64 deals, doubling up to this).
 pub const STOP_BLOCK: u64 = 1024;
 
 /// Fewest deals per block with a stopping rule.
