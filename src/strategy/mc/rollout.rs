@@ -22,7 +22,7 @@
 
 use crate::cards::{Card, CardSet};
 use crate::engine::{
-    Action, DrawSource, Phase, PlayerView, Seat, TurnEnd, big_gin_turn, last_discard_knocks,
+    Action, DrawSource, Phase, PlayerView, Seat, Side, TurnEnd, big_gin_turn, last_discard_knocks,
 };
 use crate::meld;
 use crate::rules::Rules;
@@ -285,19 +285,17 @@ impl<'a> GreedyRollout<'a> {
     fn show_down(&mut self, knocker: Seat, deadwood: u8) -> RolloutEnd {
         self.phase = Phase::Over;
         let [own, other] = [knocker, knocker.other()].map(|s| self.hands[s.index()]);
-        let (margin, bonus) = knock_margin(self.rules, self.knock_limit, own, deadwood, other);
-        let won = |seat: Seat, points: u32| RolloutEnd {
-            winner: Some((seat, points * self.rules.hand_multiplier(self.upcard))),
-        };
-        if margin > 0 {
-            won(knocker, margin.unsigned_abs() + bonus)
-        } else if margin == 0 && !self.rules.undercut_on_tie {
-            RolloutEnd::NONE
-        } else {
-            won(
-                knocker.other(),
-                margin.unsigned_abs() + self.rules.undercut_bonus,
-            )
+        let multiplier = self.rules.hand_multiplier(self.upcard);
+        RolloutEnd {
+            winner: knock_winner(self.rules, self.knock_limit, own, deadwood, other).map(
+                |(side, points)| {
+                    let seat = match side {
+                        Side::Knocker => knocker,
+                        Side::Defender => knocker.other(),
+                    };
+                    (seat, points * multiplier)
+                },
+            ),
         }
     }
 }
@@ -344,7 +342,7 @@ fn highest_key(hand: CardSet) -> Option<u32> {
 /// against `defender`, as [`score_showdown`](crate::engine::score_showdown)
 /// prices the showdown [`meld::showdown`] finds, before the spade
 /// multiplier: the defender's deadwood after lay-offs less the knocker's,
-/// and the gin or big gin bonus the knocker adds to it (the margin is
+/// and, on gin or big gin, the bonus the knocker adds to it (the margin is
 /// [`meld::showdown_margin`]'s, which searches the knocker's arrangements
 /// only when its least-deadwood one might not be best).
 fn knock_margin(
@@ -353,18 +351,42 @@ fn knock_margin(
     hand: CardSet,
     deadwood: u8,
     defender: CardSet,
-) -> (i32, u32) {
+) -> (i32, Option<u32>) {
     if deadwood == 0 {
         let bonus = match rules.big_gin_bonus {
             Some(bonus) if hand.len() == 11 => bonus,
             _ => rules.gin_bonus,
         };
         // On gin nothing is laid off.
-        return (i32::from(meld::deadwood(defender)), bonus);
+        return (i32::from(meld::deadwood(defender)), Some(bonus));
     }
     let margin = meld::showdown_margin(hand, defender, knock_limit)
         .expect("a knock within the limit has a legal showdown");
-    (margin, 0)
+    (margin, None)
+}
+
+/// Who wins a knock and how many points, before the spade multiplier, as
+/// [`score_showdown`](crate::engine::score_showdown) scores the showdown
+/// [`meld::showdown`] finds; `None` for a scoreless tie. Gin always goes
+/// to the knocker, even against a defender with no deadwood (no undercut
+/// of a gin).
+fn knock_winner(
+    rules: &Rules,
+    knock_limit: u8,
+    hand: CardSet,
+    deadwood: u8,
+    defender: CardSet,
+) -> Option<(Side, u32)> {
+    let (margin, gin_bonus) = knock_margin(rules, knock_limit, hand, deadwood, defender);
+    match gin_bonus {
+        Some(bonus) => Some((Side::Knocker, margin.unsigned_abs() + bonus)),
+        None if margin > 0 => Some((Side::Knocker, margin.unsigned_abs())),
+        None if margin == 0 && !rules.undercut_on_tie => None,
+        None => Some((
+            Side::Defender,
+            margin.unsigned_abs() + rules.undercut_bonus,
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -504,7 +526,7 @@ mod tests {
     /// fast path and the full search alike (both are reached).
     #[test]
     fn knock_margins_score_as_the_showdown_does() {
-        use crate::engine::{Side, score_showdown};
+        use crate::engine::score_showdown;
         let mut rng = Pcg64Mcg::seed_from_u64(23);
         let mut tie = Rules::standard();
         tie.undercut_on_tie = true;
@@ -536,19 +558,10 @@ mod tests {
             }
             knocks += 1;
             let rules = &variants[knocks % variants.len()];
-            let (margin, bonus) = knock_margin(rules, 10, hand, deadwood, defender);
             let showdown = meld::showdown(hand, defender, 10).unwrap();
             let score = score_showdown(&showdown, rules, None);
-            let got = if margin > 0 {
-                (Some(Side::Knocker), margin.unsigned_abs() + bonus)
-            } else if margin == 0 && !rules.undercut_on_tie {
-                (None, 0)
-            } else {
-                (
-                    Some(Side::Defender),
-                    margin.unsigned_abs() + rules.undercut_bonus,
-                )
-            };
+            let got = knock_winner(rules, 10, hand, deadwood, defender)
+                .map_or((None, 0), |(side, points)| (Some(side), points));
             assert_eq!(got, (score.winner, score.points), "{hand} v {defender}");
             let (laid, reply) = meld::defender_reply(&meld::best_arrangement(hand), defender);
             if deadwood > 0 && !laid.is_empty() && reply != meld::deadwood(defender) {
@@ -561,6 +574,27 @@ mod tests {
             searched > 1_000 && fast > 5_000 && big > 0,
             "{searched} {fast} {big}"
         );
+    }
+
+    /// Gin against a defender whose own hand is gin (no deadwood): the
+    /// margin is 0, and the knocker still wins the gin bonus (a gin cannot
+    /// be undercut), under every preset. Found when the rollout scored it
+    /// as an undercut on a tie under oklahoma.
+    #[test]
+    fn gin_against_a_gin_hand_goes_to_the_knocker() {
+        use crate::engine::score_showdown;
+        let knocker: CardSet = "5C 5D 5H 2D 2H 2S 9S TS JS QS".parse().unwrap();
+        let defender: CardSet = "AC AD AH AS 3C 3H 3S 4C 4D 4S".parse().unwrap();
+        for rules in [Rules::standard(), Rules::hoyle(), Rules::oklahoma(), Rules::eaai()] {
+            let showdown = meld::showdown(knocker, defender, 10).unwrap();
+            let score = score_showdown(&showdown, &rules, None);
+            assert_eq!(
+                knock_winner(&rules, 10, knocker, 0, defender),
+                Some((Side::Knocker, rules.gin_bonus)),
+            );
+            assert_eq!(score.winner, Some(Side::Knocker));
+            assert_eq!(score.points, rules.gin_bonus);
+        }
     }
 
     /// Whenever a drawn card is taken for the sure discard, solving agrees
