@@ -97,6 +97,15 @@ fn check_knock(knocker: CardSet, dead: u16, limit: u8) -> Result<(), ShowdownErr
     Ok(())
 }
 
+/// Checks both hands and the knock (its least deadwood within the limit, or
+/// big gin with eleven cards) and returns the knocker's least deadwood.
+fn legal_knock(knocker: CardSet, defender: CardSet, limit: u8) -> Result<u8, ShowdownError> {
+    check_hands(knocker, defender)?;
+    let dead = deadwood(knocker);
+    check_knock(knocker, u16::from(dead), limit)?;
+    Ok(dead)
+}
+
 /// The showdown when the knocker spreads `knocker` exactly as given.
 ///
 /// # Errors
@@ -137,9 +146,7 @@ pub fn showdown(
     defender: CardSet,
     knock_limit: u8,
 ) -> Result<Showdown, ShowdownError> {
-    check_hands(knocker, defender)?;
-    let dead = deadwood(knocker);
-    check_knock(knocker, u16::from(dead), knock_limit)?;
+    let dead = legal_knock(knocker, defender, knock_limit)?;
     let (knocker, layoffs) = best_knock(knocker, defender, knock_limit, dead);
     Ok(Showdown {
         knocker,
@@ -295,9 +302,7 @@ pub fn showdown_margin(
     defender: CardSet,
     knock_limit: u8,
 ) -> Result<i32, ShowdownError> {
-    check_hands(knocker, defender)?;
-    let dead = deadwood(knocker);
-    check_knock(knocker, u16::from(dead), knock_limit)?;
+    let dead = legal_knock(knocker, defender, knock_limit)?;
     let arrangement = best_arrangement(knocker);
     let (layoffs, reply) = defender_reply(&arrangement, defender);
     let own = deadwood(defender);
