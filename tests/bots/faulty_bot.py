@@ -34,6 +34,17 @@ if len(sys.argv) > 2 and mode not in ("spy", "daemon"):
         pidfile.write("%d\n" % os.getpid())
 if mode == "busy":
     time.sleep(600)
+
+
+def lines_in(path):
+    try:
+        with open(path) as f:
+            return f.read().count("\n")
+    except FileNotFoundError:
+        return 0
+
+
+helpers = lines_in(sys.argv[2]) if mode == "daemon" else 0
 if mode == "daemon" and os.fork() == 0:
     # The classic daemon: fork, new session, fork again, parent exits.
     os.setsid()
@@ -46,6 +57,13 @@ if mode == "daemon" and os.fork() == 0:
             os.dup2(devnull, fd)
         time.sleep(600)
     os._exit(0)
+if mode == "daemon":
+    # Play only once the helper has written its pid: on a loaded machine
+    # the games could otherwise end, and ginlab end the helper, before it
+    # wrote it, and the test would find no helper to check.
+    deadline = time.time() + 60
+    while lines_in(sys.argv[2]) <= helpers and time.time() < deadline:
+        time.sleep(0.01)
 seed = 1
 decisions = 0
 
