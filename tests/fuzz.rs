@@ -737,7 +737,12 @@ fn mc_params() -> impl Strategy<Value = McParams> {
     let rollout = select(vec![Rollout::Greedy, Rollout::Tracker]);
     (
         (1u32..=4096, rollout.clone(), rollout, 1u8..=11),
-        (prop::option::of(0u8..=10), prop::option::of(0u8..=10)),
+        (
+            prop::option::of(0u8..=10),
+            prop::option::of(0u8..=10),
+            prop::option::of(select(vec![Rollout::Greedy, Rollout::Tracker])),
+            0.0f64..=10.0,
+        ),
         (
             any::<bool>(),
             any::<bool>(),
@@ -750,7 +755,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
         .prop_map(
             |(
                 (samples, rollout, base, discards),
-                (own, opp),
+                (own, opp, own_rollout, posterior),
                 (w, o, confidence, calibrate, seed, racing),
             )| {
                 McParams {
@@ -759,6 +764,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     game_budget_ms: None,
                     game_worlds: None,
                     rollout,
+                    own_rollout,
                     base,
                     discards,
                     own_knock_at: own,
@@ -774,6 +780,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                         Objective::Points
                     },
                     confidence,
+                    posterior,
                     calibrate,
                     racing,
                     seed,

@@ -16,11 +16,15 @@
 //! that has not knocked rarely holds 10 or less; ten random unseen cards
 //! often do, and a random hand late in the hand is far worse than a real one.
 //!
+//! With `posterior` above 0 the worlds are also weighted by how well the
+//! opponent's sampled hand explains its last discard ([`DiscardEvidence`]).
+//!
 //! Every candidate answer is then applied in every world
 //! ([`Hand::from_world`] rebuilds the hand there) and the hand is played to
 //! its end by the rollout policy (`rollout`, `greedy` or `tracker`; this
-//! player's own future play may knock at `own_knock_at`, the opponent is
-//! modelled by the policy knocking at `opp_knock_at`). All candidates see the
+//! player's own future play may be another policy, `own_rollout`, and may
+//! knock at `own_knock_at`; the opponent is modelled by the rollout policy
+//! knocking at `opp_knock_at`). All candidates see the
 //! same worlds (common random numbers), so the comparison is between
 //! answers, not between samples.
 //!
@@ -70,7 +74,8 @@
 //!
 //! The parts: the parameters and their profile text (`params.rs`), world
 //! sampling (`worlds.rs`), the gate (`gate.rs`), rollouts (`rollout.rs`),
-//! the calibration prior (`prior.rs`), game odds (`odds.rs`), racing
+//! the calibration prior (`prior.rs`), the discard evidence
+//! (`posterior.rs`), game odds (`odds.rs`), racing
 //! (`race.rs`) and budgets ([`budget`]); this file is the player, which asks them in turn.
 
 use std::sync::{Arc, Mutex};
@@ -92,6 +97,7 @@ pub mod budget;
 mod gate;
 mod odds;
 mod params;
+mod posterior;
 mod prior;
 mod race;
 mod rollout;
@@ -101,6 +107,7 @@ pub use gate::pick_candidate;
 pub use odds::GameOdds;
 pub(in crate::strategy) use params::KIND;
 pub use params::{McParams, Objective, Rollout, Weighting};
+pub use posterior::DiscardEvidence;
 pub use prior::HandPrior;
 pub use rollout::{GreedyRollout, RolloutEnd};
 pub(crate) use worlds::{sample_into, sample_world};
@@ -173,7 +180,7 @@ impl MonteCarlo {
             rng: Pcg64Mcg::seed_from_u64(crate::seed::mix(seed ^ crate::seed::mix(params.seed))),
             base: rollout_player(params.base, None),
             players: [
-                rollout_player(params.rollout, params.own_knock_at),
+                rollout_player(params.own_rollout(), params.own_knock_at),
                 params.opponent_model().player(),
             ],
             params,
@@ -224,6 +231,7 @@ impl MonteCarlo {
         // The buffers of earlier decisions are used again.
         let mut s = Sampled {
             draws: prior::opponent_draws(view),
+            evidence: DiscardEvidence::from_view(view, self.params.posterior),
             worlds: std::mem::take(&mut self.worlds),
             weights: Vec::with_capacity(samples),
             values: std::mem::take(&mut self.values),
@@ -292,12 +300,13 @@ impl MonteCarlo {
             }
             sample_into(&mut self.rng, view, knowledge, &mut s.worlds[w]);
             let world = &s.worlds[w];
-            s.weights.push(
-                self.prior
-                    .as_ref()
-                    .filter(|_| self.params.calibrate)
-                    .map_or(1.0, |(_, p)| p.weight(s.draws, world.opponent)),
-            );
+            let prior = self
+                .prior
+                .as_ref()
+                .filter(|_| self.params.calibrate)
+                .map_or(1.0, |(_, p)| p.weight(s.draws, world.opponent));
+            let evidence = s.evidence.map_or(1.0, |e| e.weight(world.opponent));
+            s.weights.push(prior * evidence);
             self.play_out(view, world, candidates, live, &mut s.scratch, &mut s.values);
         }
     }
@@ -342,7 +351,7 @@ impl MonteCarlo {
         let first = values.len();
         values.resize(first + candidates.len(), f64::NAN);
         let seat = view.seat;
-        if self.params.rollout == Rollout::Greedy {
+        if self.params.rollout == Rollout::Greedy && self.params.own_rollout() == Rollout::Greedy {
             let base = GreedyRollout::new(view, world.opponent, &world.stock);
             let mut knock_at = [self.params.opp_knock_at; 2];
             knock_at[seat.index()] = self.params.own_knock_at;
@@ -433,6 +442,8 @@ impl MonteCarlo {
 struct Sampled<'v> {
     /// The opponent's draws so far (for the calibration's weights).
     draws: usize,
+    /// The opponent's last discard, when the posterior reads it.
+    evidence: Option<DiscardEvidence>,
     worlds: Vec<World>,
     weights: Vec<f64>,
     values: Vec<f64>,
@@ -565,6 +576,7 @@ mod tests {
     use super::*;
     use crate::engine::Seat;
     use crate::rules::Rules;
+    use rand_pcg::Pcg64Mcg;
     use crate::strategy::test_deck as deck;
 
     /// With a per-game budget each sampled decision takes its share of the
@@ -621,6 +633,57 @@ mod tests {
         assert!(mc.take_upcard(&hand.view(Seat::A)));
         assert_eq!(mc.account.map(|a| a.left()), Some(47 * 64 + 48));
         assert_eq!(mc.savings.left(), 0);
+    }
+
+    /// `own_rollout`: in a rollout this player's future play is its own
+    /// policy's (the tracker's) and the opponent's the rollout policy's
+    /// (greedy's): a candidate is worth what the engine gives with those two
+    /// players in that world, which differs from greedy for both seats.
+    #[test]
+    fn own_rollout_plays_this_seat_with_its_own_policy() {
+        let rules = Rules::eaai();
+        let mut decks = Pcg64Mcg::seed_from_u64(9);
+        let (mut compared, mut differ) = (0, 0);
+        for deal in 0..30 {
+            let deck = crate::engine::Deck::shuffled(&mut decks);
+            let mut hand = Hand::new(&rules, &deck, Seat::ALL[deal % 2], [0, 0]).unwrap();
+            let mut table: [Box<dyn Strategy>; 2] =
+                [Box::new(Greedy::default()), Box::new(Greedy::default())];
+            while let Some(seat) = hand.phase().seat() {
+                let view = hand.view(seat);
+                if let Phase::Draw { stock_only: false, .. } = view.phase {
+                    let params = McParams {
+                        own_rollout: Some(Rollout::Tracker),
+                        ..McParams::default()
+                    };
+                    let mut mc = MonteCarlo::new(params, deal as u64);
+                    let world = mc.sample_world(&view, None);
+                    let stock = [Action::Draw(DrawSource::Stock)];
+                    let mut values = Vec::new();
+                    mc.play_out(&view, &world, &stock, &[0], &mut None, &mut values);
+                    let engine = |own: Box<dyn Strategy>| {
+                        let mut h = Hand::from_world(&view, world.opponent, &world.stock).unwrap();
+                        h.apply(seat, stock[0]).unwrap();
+                        let mut players = [own, Box::new(Greedy::default()) as Box<dyn Strategy>];
+                        if seat == Seat::B {
+                            players.swap(0, 1);
+                        }
+                        let mut refs: [&mut dyn Strategy; 2] = {
+                            let [a, b] = &mut players;
+                            [a.as_mut(), b.as_mut()]
+                        };
+                        let winner = play_hand(&mut h, &mut refs).unwrap().winner();
+                        mc.value(&view, winner)
+                    };
+                    assert_eq!(values, [engine(Box::<Tracker>::default())], "deal {deal}");
+                    differ += usize::from(values[0] != engine(Box::<Greedy>::default()));
+                    compared += 1;
+                }
+                let action = crate::engine::ask(table[seat.index()].as_mut(), &view);
+                hand.apply(seat, action).unwrap();
+            }
+        }
+        assert!(compared > 100 && differ > 10, "{compared} compared, {differ} differ");
     }
 
     const NEAR_GIN: &str = "AS 2S 3S 7C 7D 7H 9H TH JH KD";

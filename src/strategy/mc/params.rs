@@ -26,6 +26,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         ),
         Param::new("game_worlds", ParamType::Integer, "an integer from 1 to 10^12"),
         Param::new("rollout", ParamType::Text, "greedy or tracker"),
+        Param::new("own_rollout", ParamType::Text, "greedy or tracker"),
         Param::new("base", ParamType::Text, "greedy or tracker"),
         Param::new("own_knock_at", ParamType::Integer, "an integer from 0 to 10"),
         Param::new("opp_knock_at", ParamType::Integer, "an integer from 0 to 10"),
@@ -34,6 +35,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("discards", ParamType::Integer, "an integer from 1 to 11"),
         Param::new("confidence", ParamType::Number, "a number from 0 to 10"),
         Param::new("calibrate", ParamType::Boolean, "true or false"),
+        Param::new("posterior", ParamType::Number, "a number from 0 to 10"),
         Param::new("racing", ParamType::Boolean, "true or false"),
         Param::new("seed", ParamType::Integer, "an integer from 0 to 2^64 - 1"),
     ],
@@ -82,6 +84,9 @@ pub struct McParams {
     pub game_worlds: Option<u64>,
     /// The rollout policy.
     pub rollout: Rollout,
+    /// The policy of this player's own future play in rollouts, if not
+    /// `rollout` (the opponent is always modelled by `rollout`).
+    pub own_rollout: Option<Rollout>,
     /// How hidden cards are sampled.
     pub weighting: Weighting,
     /// What a rollout is worth.
@@ -104,6 +109,9 @@ pub struct McParams {
     /// Weight worlds by how likely a real opponent's hand has their
     /// deadwood ([`HandPrior`](super::HandPrior)).
     pub calibrate: bool,
+    /// How sharply the opponent's last discard weighs the worlds
+    /// ([`DiscardEvidence`](super::DiscardEvidence); 0 to 10, 0: not read).
+    pub posterior: f64,
     /// Sample worlds in rounds and drop clearly worse answers, saving the
     /// rollouts of easy decisions for close calls (`race.rs`).
     pub racing: bool,
@@ -119,10 +127,12 @@ impl Default for McParams {
             game_budget_ms: None,
             game_worlds: None,
             rollout: Rollout::Greedy,
+            own_rollout: None,
             weighting: Weighting::Tracker,
             objective: Objective::Points,
             discards: 4,
             calibrate: true,
+            posterior: 0.0,
             racing: false,
             confidence: 2.0,
             base: Rollout::Tracker,
@@ -134,6 +144,12 @@ impl Default for McParams {
 }
 
 impl McParams {
+    /// The policy of this player's own future play in rollouts.
+    #[must_use]
+    pub fn own_rollout(&self) -> Rollout {
+        self.own_rollout.unwrap_or(self.rollout)
+    }
+
     /// The opponent model these parameters give.
     #[must_use]
     pub fn opponent_model(&self) -> Model {
@@ -215,6 +231,12 @@ impl Params for McParams {
                         Some(k.ok_or(ParamError::Invalid)?);
                 }
             }
+            "posterior" => {
+                self.posterior = value
+                    .read()
+                    .filter(|x: &f64| (0.0..=10.0).contains(x))
+                    .ok_or(ParamError::Invalid)?;
+            }
             "confidence" => {
                 self.confidence = value
                     .read()
@@ -234,16 +256,16 @@ impl Params for McParams {
                     .read()
                     .ok_or(ParamError::Invalid)?;
             }
-            "rollout" | "base" => {
+            "rollout" | "base" | "own_rollout" => {
                 let policy = match value.read::<String>().as_deref() {
                     Some("greedy") => Rollout::Greedy,
                     Some("tracker") => Rollout::Tracker,
                     _ => return Err(ParamError::Invalid),
                 };
-                if key == "base" {
-                    self.base = policy;
-                } else {
-                    self.rollout = policy;
+                match key {
+                    "base" => self.base = policy,
+                    "own_rollout" => self.own_rollout = Some(policy),
+                    _ => self.rollout = policy,
                 }
             }
             "weighting" => {
@@ -293,6 +315,9 @@ impl fmt::Display for McParams {
         if self.rollout != d.rollout {
             params.push(format!("rollout={}", self.rollout.name()));
         }
+        if let Some(own) = self.own_rollout {
+            params.push(format!("own_rollout={}", own.name()));
+        }
         if self.base != d.base {
             params.push(format!("base={}", self.base.name()));
         }
@@ -321,6 +346,9 @@ impl fmt::Display for McParams {
         }
         if self.confidence != d.confidence {
             params.push(format!("confidence={}", self.confidence));
+        }
+        if self.posterior != d.posterior {
+            params.push(format!("posterior={}", self.posterior));
         }
         if self.calibrate != d.calibrate {
             params.push(format!("calibrate={}", self.calibrate));
@@ -356,7 +384,7 @@ mod tests {
         for text in [
             "mc",
             "mc:samples=256",
-            "mc:samples=8,rollout=tracker,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,calibrate=false,racing=true,seed=7",
+            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,calibrate=false,racing=true,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
             assert_eq!(profile.to_string(), text);
