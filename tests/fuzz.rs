@@ -742,6 +742,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
             prop::option::of(0u8..=10),
             prop::option::of(select(vec![Rollout::Greedy, Rollout::Tracker])),
             0.0f64..=10.0,
+            0.0f64..=10.0,
         ),
         (
             any::<bool>(),
@@ -755,7 +756,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
         .prop_map(
             |(
                 (samples, rollout, base, discards),
-                (own, opp, own_rollout, posterior),
+                (own, opp, own_rollout, posterior, rejections),
                 (w, o, confidence, calibrate, seed, racing),
             )| {
                 McParams {
@@ -781,6 +782,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     },
                     confidence,
                     posterior,
+                    rejections,
                     calibrate,
                     racing,
                     seed,

@@ -17,7 +17,9 @@
 //! often do, and a random hand late in the hand is far worse than a real one.
 //!
 //! With `posterior` above 0 the worlds are also weighted by how well the
-//! opponent's sampled hand explains its last discard ([`DiscardEvidence`]).
+//! opponent's sampled hand explains its last discard ([`DiscardEvidence`]),
+//! and with `rejections` above 0 by the pairs it holds that would have
+//! melded with cards it threw or passed ([`Rejections`]).
 //!
 //! Every candidate answer is then applied in every world
 //! ([`Hand::from_world`] rebuilds the hand there) and the hand is played to
@@ -107,7 +109,7 @@ pub use gate::pick_candidate;
 pub use odds::GameOdds;
 pub(in crate::strategy) use params::KIND;
 pub use params::{McParams, Objective, Rollout, Weighting};
-pub use posterior::DiscardEvidence;
+pub use posterior::{DiscardEvidence, Rejections};
 pub use prior::HandPrior;
 pub use rollout::{GreedyRollout, RolloutEnd};
 pub(crate) use worlds::{sample_into, sample_world};
@@ -232,6 +234,7 @@ impl MonteCarlo {
         let mut s = Sampled {
             draws: prior::opponent_draws(view),
             evidence: DiscardEvidence::from_view(view, self.params.posterior),
+            rejections: Rejections::from_view(view, self.params.rejections),
             worlds: std::mem::take(&mut self.worlds),
             weights: Vec::with_capacity(samples),
             values: std::mem::take(&mut self.values),
@@ -306,7 +309,11 @@ impl MonteCarlo {
                 .filter(|_| self.params.calibrate)
                 .map_or(1.0, |(_, p)| p.weight(s.draws, world.opponent));
             let evidence = s.evidence.map_or(1.0, |e| e.weight(world.opponent));
-            s.weights.push(prior * evidence);
+            let rejections = s
+                .rejections
+                .as_ref()
+                .map_or(1.0, |r| r.weight(world.opponent));
+            s.weights.push(prior * evidence * rejections);
             self.play_out(view, world, candidates, live, &mut s.scratch, &mut s.values);
         }
     }
@@ -444,6 +451,8 @@ struct Sampled<'v> {
     draws: usize,
     /// The opponent's last discard, when the posterior reads it.
     evidence: Option<DiscardEvidence>,
+    /// The cards the opponent threw or passed, when they are read.
+    rejections: Option<Rejections>,
     worlds: Vec<World>,
     weights: Vec<f64>,
     values: Vec<f64>,

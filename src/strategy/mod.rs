@@ -46,7 +46,7 @@ pub use greedy::Greedy;
 pub use knowledge::Knowledge;
 pub use mc::{
     DiscardEvidence, GameOdds, GreedyRollout, HandPrior, McParams, Model, MonteCarlo, Objective,
-    Rollout, RolloutEnd, Weighting, World, budget,
+    Rejections, Rollout, RolloutEnd, Weighting, World, budget,
 };
 pub use profile::{
     Kind, Param, ParamError, ParamType, ParamValue, Params, Profile, ProfileError, builtin_kinds,

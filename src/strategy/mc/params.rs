@@ -36,6 +36,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("confidence", ParamType::Number, "a number from 0 to 10"),
         Param::new("calibrate", ParamType::Boolean, "true or false"),
         Param::new("posterior", ParamType::Number, "a number from 0 to 10"),
+        Param::new("rejections", ParamType::Number, "a number from 0 to 10"),
         Param::new("racing", ParamType::Boolean, "true or false"),
         Param::new("seed", ParamType::Integer, "an integer from 0 to 2^64 - 1"),
     ],
@@ -112,6 +113,10 @@ pub struct McParams {
     /// How sharply the opponent's last discard weighs the worlds
     /// ([`DiscardEvidence`](super::DiscardEvidence); 0 to 10, 0: not read).
     pub posterior: f64,
+    /// How sharply pairs of the opponent's sampled hand that meld with a
+    /// card it threw or passed weigh its worlds down
+    /// ([`Rejections`](super::Rejections); 0 to 10, 0: not read).
+    pub rejections: f64,
     /// Sample worlds in rounds and drop clearly worse answers, saving the
     /// rollouts of easy decisions for close calls (`race.rs`).
     pub racing: bool,
@@ -133,6 +138,7 @@ impl Default for McParams {
             discards: 4,
             calibrate: true,
             posterior: 0.0,
+            rejections: 0.0,
             racing: false,
             confidence: 2.0,
             base: Rollout::Tracker,
@@ -231,11 +237,16 @@ impl Params for McParams {
                         Some(k.ok_or(ParamError::Invalid)?);
                 }
             }
-            "posterior" => {
-                self.posterior = value
+            "posterior" | "rejections" => {
+                let x = value
                     .read()
                     .filter(|x: &f64| (0.0..=10.0).contains(x))
                     .ok_or(ParamError::Invalid)?;
+                if key == "posterior" {
+                    self.posterior = x;
+                } else {
+                    self.rejections = x;
+                }
             }
             "confidence" => {
                 self.confidence = value
@@ -350,6 +361,9 @@ impl fmt::Display for McParams {
         if self.posterior != d.posterior {
             params.push(format!("posterior={}", self.posterior));
         }
+        if self.rejections != d.rejections {
+            params.push(format!("rejections={}", self.rejections));
+        }
         if self.calibrate != d.calibrate {
             params.push(format!("calibrate={}", self.calibrate));
         }
@@ -384,7 +398,7 @@ mod tests {
         for text in [
             "mc",
             "mc:samples=256",
-            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,calibrate=false,racing=true,seed=7",
+            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,rejections=1.5,calibrate=false,racing=true,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
             assert_eq!(profile.to_string(), text);

@@ -19,9 +19,19 @@
 //! 0.5 the world weighs e^(−0.5) ≈ 0.61 of one where the 9S was the best
 //! throw.
 //!
-//! Only the last discard is read: the hand before an earlier discard
-//! depends on which hidden cards the opponent drew since, which the world
-//! does not say.
+//! Only the last discard is read this way: the hand before an earlier
+//! discard depends on which hidden cards the opponent drew since, which the
+//! world does not say.
+//!
+//! [`Rejections`] reads every card the opponent threw or passed (the upcard,
+//! or the pile top when it drew from the stock): a player that keeps cards
+//! which meld does not throw or pass a card two of its cards meld with. A
+//! world whose opponent holds such a pair (two more of the card's rank, or
+//! two suit neighbours making a run with it) for `k` rejected cards weighs
+//! `e^(−rejections·k)`. The pair may have come after the card was rejected,
+//! so the weight is soft, not zero. Unlike [`Knowledge`](crate::strategy::Knowledge)'s per-card
+//! odds this reads pairs: a hand holding the 7H or the 7D alone is not
+//! penalised for a thrown 7S, one holding both is.
 
 use crate::cards::{Card, CardSet};
 use crate::engine::{Event, PlayerView};
@@ -70,6 +80,80 @@ impl DiscardEvidence {
     }
 }
 
+/// The cards the opponent threw or passed, each as the pairs of cards that
+/// would have melded with it, and how sharply a held pair counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rejections {
+    /// Per rejected card: the other cards of its rank, and its suit pairs
+    /// (−2 −1, −1 +1, +1 +2) that exist.
+    cards: Vec<(u64, [u64; 3])>,
+    sharpness: f64,
+}
+
+impl Rejections {
+    /// The opponent's rejected cards in `view` (`None` if there are none or
+    /// `sharpness` is 0).
+    #[must_use]
+    pub fn from_view(view: &PlayerView<'_>, sharpness: f64) -> Option<Rejections> {
+        if sharpness <= 0.0 {
+            return None;
+        }
+        let opponent = view.seat.other();
+        let mut cards = Vec::new();
+        let mut top = None;
+        for event in view.events {
+            let rejected = match *event {
+                Event::Discarded { seat, card } => {
+                    top = Some(card);
+                    (seat == opponent).then_some(card)
+                }
+                Event::UpcardPassed { seat, card } => (seat == opponent).then_some(card),
+                Event::DrewStock { seat } => top.filter(|_| seat == opponent),
+                Event::TookPile { .. } | Event::UpcardTaken { .. } => {
+                    top = None;
+                    None
+                }
+                _ => None,
+            };
+            if let Some(card) = rejected {
+                cards.push(pairs(card));
+            }
+        }
+        (!cards.is_empty()).then_some(Rejections { cards, sharpness })
+    }
+
+    /// The weight of a world in which the opponent holds `opponent`.
+    #[must_use]
+    pub fn weight(&self, opponent: CardSet) -> f64 {
+        let held = opponent.bits();
+        let melding = self
+            .cards
+            .iter()
+            .filter(|(rank, runs)| {
+                (held & rank).count_ones() >= 2 || runs.iter().any(|&r| r != 0 && held & r == r)
+            })
+            .count();
+        (-self.sharpness * melding as f64).exp()
+    }
+}
+
+/// The other cards of `card`'s rank, and its suit pairs that exist (0 for
+/// one off the end of the suit), as bits of a [`CardSet`].
+fn pairs(card: Card) -> (u64, [u64; 3]) {
+    let rank = CardSet::rank(card.rank()).without(card).bits();
+    let bit = card.bit();
+    let r = u32::from(card.rank().index());
+    let pair = |lo: i32, hi: i32| {
+        let (a, b) = (r as i32 + lo, r as i32 + hi);
+        if a >= 0 && b <= 12 {
+            (1u64 << (bit as i32 + lo)) | (1u64 << (bit as i32 + hi))
+        } else {
+            0
+        }
+    };
+    (rank, [pair(-2, -1), pair(-1, 1), pair(1, 2)])
+}
+
 /// Whether `event` is an action of `seat` (not a pass of the upcard).
 fn acts(event: &Event, seat: crate::engine::Seat) -> bool {
     match *event {
@@ -113,6 +197,70 @@ mod tests {
         // throwing a seven would have.
         let broke = set("AC 2C 3C 4D 5D 6D 7H 7C 8S TS");
         assert!(evidence.weight(broke) < (-0.5f64 * 8.0).exp());
+    }
+
+    /// A thrown 7S: a hand with two more sevens, or the 5S 6S, 6S 8S or
+    /// 8S 9S, would have melded with it; one seven or the 9S TS would not.
+    #[test]
+    fn rejections_count_the_pairs_that_meld_with_a_rejected_card() {
+        let r = Rejections {
+            cards: vec![pairs("7S".parse().unwrap())],
+            sharpness: 1.0,
+        };
+        let base = "AC 2D 4H JC QD KH";
+        let w = |extra: &str| r.weight(set(&format!("{base} {extra}")));
+        for melding in ["7H 7D", "5S 6S", "6S 8S", "8S 9S", "7C 7D 7H"] {
+            assert!((w(melding) - (-1f64).exp()).abs() < 1e-12, "{melding}");
+        }
+        for not in ["7H 6S", "9S TS", "5S 8S", "6H 8H"] {
+            assert_eq!(w(not), 1.0, "{not}");
+        }
+        // Ends of the suit: the AS pairs only upwards, the KS downwards.
+        assert_eq!(pairs("AS".parse().unwrap()).1[..2], [0, 0]);
+        assert_eq!(pairs("KS".parse().unwrap()).1[1..], [0, 0]);
+        let ace = Rejections {
+            cards: vec![pairs("AS".parse().unwrap()), pairs("KS".parse().unwrap())],
+            sharpness: 0.5,
+        };
+        assert!((ace.weight(set("2S 3S JS QS")) - (-1f64).exp()).abs() < 1e-12);
+        assert_eq!(ace.weight(set("KC QH 2H 3D")), 1.0);
+    }
+
+    /// Read from a view: the opponent's discards, its passes of the upcard
+    /// and the pile tops it left when drawing from the stock; not this
+    /// player's, and not a card the opponent took.
+    #[test]
+    fn rejections_are_the_opponents_throws_and_passes() {
+        use crate::engine::{Action, DrawSource, TurnEnd};
+        use crate::strategy::test_deck;
+        let rules = Rules::standard();
+        // A (non-dealer) holds the first hand, B the second; the upcard is
+        // 9D; the stock starts 2H 3H 4H.
+        let deck = test_deck(
+            "AS 2S 3S 7C 7D 7H 9H TH JH KD",
+            "2C 3C 4C 5D 6D 8S 9S TS JC QC",
+            "9D",
+            "2H 3H 4H",
+        );
+        let mut hand = Hand::new(&rules, &deck, Seat::B, [0, 0]).unwrap();
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        hand.apply(Seat::A, Action::TakeUpcard(false)).unwrap();
+        hand.apply(Seat::B, Action::TakeUpcard(false)).unwrap();
+        hand.apply(Seat::A, Action::Draw(DrawSource::Stock)).unwrap();
+        hand.apply(Seat::A, Action::EndTurn(TurnEnd::Discard(c("KD")))).unwrap();
+        // B leaves the KD and draws; then throws the QC.
+        hand.apply(Seat::B, Action::Draw(DrawSource::Stock)).unwrap();
+        hand.apply(Seat::B, Action::EndTurn(TurnEnd::Discard(c("QC")))).unwrap();
+        let seen = |seat: Seat| {
+            Rejections::from_view(&hand.view(seat), 1.0).map(|r| r.cards)
+        };
+        let expected: Vec<_> = ["9D", "KD", "QC"].iter().map(|s| pairs(c(s))).collect();
+        assert_eq!(seen(Seat::A), Some(expected));
+        // B reads A's pass of the 9D and throw of the KD; A's first draw
+        // was from the stock by rule (both passed), not a rejection.
+        let expected_b: Vec<_> = ["9D", "KD"].iter().map(|s| pairs(c(s))).collect();
+        assert_eq!(seen(Seat::B), Some(expected_b));
+        assert_eq!(Rejections::from_view(&hand.view(Seat::A), 0.0), None);
     }
 
     #[test]
