@@ -1,5 +1,6 @@
-//! [`DiscardEvidence`]: the opponent's last discard as evidence about the
-//! hand it holds now.
+//! Evidence about the opponent's hand from its play, as weights of the
+//! sampled worlds: [`DiscardEvidence`] (its last discard) and
+//! [`Rejections`] (the cards it threw or passed).
 //!
 //! When the opponent's latest action was a discard, its ten cards now and
 //! that discard were its eleven cards a moment ago, and it chose to throw
