@@ -78,6 +78,8 @@ const TOOK: [f32; 3] = [2.5, 2.5, 1.5];
 pub struct Knowledge {
     held: CardSet,
     unknown: CardSet,
+    /// The cards the opponent discarded or passed.
+    rejected: CardSet,
     hidden: u32,
     /// P(held) by [`slot`]: the card's bit in a [`CardSet`] plus 2, so that
     /// suit neighbours are slot ± 1, 2 and off-suit slots read 0.
@@ -128,6 +130,9 @@ pub struct Evidence {
     pile_set: CardSet,
     /// The dealer passed the upcard and the stock-only draw has not happened.
     both_passed: bool,
+    /// The cards the opponent discarded or passed (the ones given the
+    /// `DISCARDED` or `PASSED` ratios).
+    rejected: CardSet,
     /// How many events of the hand have been read, and the last one read
     /// (to notice a view from another hand).
     read: usize,
@@ -157,6 +162,7 @@ impl Default for Evidence {
             pile_len: 0,
             pile_set: CardSet::EMPTY,
             both_passed: false,
+            rejected: CardSet::EMPTY,
             read: 0,
             last: None,
             hand: None,
@@ -217,6 +223,7 @@ impl Evidence {
                 Event::UpcardPassed { seat, card } => {
                     if seat == opponent {
                         self.apply(card, PASSED);
+                        self.rejected.insert(card);
                     }
                     self.both_passed = seat == view.dealer;
                 }
@@ -235,6 +242,7 @@ impl Evidence {
                         && let Some(top) = self.pile_top()
                     {
                         self.apply(top, PASSED);
+                        self.rejected.insert(top);
                     }
                     self.both_passed = false;
                 }
@@ -246,6 +254,7 @@ impl Evidence {
                     self.pile_set = self.pile_set.with(card);
                     if seat == opponent {
                         self.apply(card, DISCARDED);
+                        self.rejected.insert(card);
                     }
                 }
                 Event::Knocked { .. } | Event::BigGin { .. } | Event::PassedLastDiscard { .. } => {}
@@ -311,6 +320,7 @@ impl Evidence {
         Knowledge {
             held,
             unknown,
+            rejected: self.rejected,
             hidden,
             prob,
         }
@@ -344,6 +354,12 @@ impl Knowledge {
     /// Cards the opponent holds for sure.
     pub fn held(&self) -> CardSet {
         self.held
+    }
+
+    /// Cards the opponent discarded, or passed (the upcard, or the pile top
+    /// when it drew from the stock), this hand.
+    pub fn rejected(&self) -> CardSet {
+        self.rejected
     }
 
     /// Cards that may be in the opponent's hand or the stock.

@@ -234,7 +234,11 @@ impl MonteCarlo {
         let mut s = Sampled {
             draws: prior::opponent_draws(view),
             evidence: DiscardEvidence::from_view(view, self.params.posterior),
-            rejections: Rejections::from_view(view, self.params.rejections),
+            rejections: match (&knowledge, self.params.rejections) {
+                (_, 0.0) => None,
+                (Some(k), sharpness) => Rejections::from_knowledge(k, sharpness),
+                (None, sharpness) => Rejections::from_knowledge(&Knowledge::from_view(view), sharpness),
+            },
             worlds: std::mem::take(&mut self.worlds),
             weights: Vec::with_capacity(samples),
             values: std::mem::take(&mut self.values),

@@ -24,20 +24,21 @@
 //! discard depends on which hidden cards the opponent drew since, which the
 //! world does not say.
 //!
-//! [`Rejections`] reads every card the opponent threw or passed (the upcard,
-//! or the pile top when it drew from the stock): a player that keeps cards
+//! [`Rejections`] takes every card the opponent threw or passed (the upcard,
+//! or the pile top when it drew from the stock), as [`Knowledge::rejected`]
+//! reads them from the events: a player that keeps cards
 //! which meld does not throw or pass a card two of its cards meld with. A
 //! world whose opponent holds such a pair (two more of the card's rank, or
 //! two suit neighbours making a run with it) for `k` rejected cards weighs
 //! `e^(−rejections·k)`. The pair may have come after the card was rejected,
-//! so the weight is soft, not zero. Unlike [`Knowledge`](crate::strategy::Knowledge)'s per-card
+//! so the weight is soft, not zero. Unlike [`Knowledge`]'s per-card
 //! odds this reads pairs: a hand holding the 7H or the 7D alone is not
 //! penalised for a thrown 7S, one holding both is.
 
 use crate::cards::{Card, CardSet};
 use crate::engine::{Event, PlayerView};
 use crate::meld;
-use crate::strategy::best_discard_except;
+use crate::strategy::{Knowledge, best_discard_except};
 
 /// The opponent's last discard and the card it had taken from the pile in
 /// that turn, if any.
@@ -92,35 +93,16 @@ pub struct Rejections {
 }
 
 impl Rejections {
-    /// The opponent's rejected cards in `view` (`None` if there are none or
-    /// `sharpness` is 0).
+    /// The opponent's rejected cards as `knowledge` read them
+    /// ([`Knowledge::rejected`]), or `None` if there are none or
+    /// `sharpness` is 0.
     #[must_use]
-    pub fn from_view(view: &PlayerView<'_>, sharpness: f64) -> Option<Rejections> {
-        if sharpness <= 0.0 {
-            return None;
-        }
-        let opponent = view.seat.other();
-        let mut cards = Vec::new();
-        let mut top = None;
-        for event in view.events {
-            let rejected = match *event {
-                Event::Discarded { seat, card } => {
-                    top = Some(card);
-                    (seat == opponent).then_some(card)
-                }
-                Event::UpcardPassed { seat, card } => (seat == opponent).then_some(card),
-                Event::DrewStock { seat } => top.filter(|_| seat == opponent),
-                Event::TookPile { .. } | Event::UpcardTaken { .. } => {
-                    top = None;
-                    None
-                }
-                _ => None,
-            };
-            if let Some(card) = rejected {
-                cards.push(pairs(card));
-            }
-        }
-        (!cards.is_empty()).then_some(Rejections { cards, sharpness })
+    pub fn from_knowledge(knowledge: &Knowledge, sharpness: f64) -> Option<Rejections> {
+        let rejected = knowledge.rejected();
+        (sharpness > 0.0 && !rejected.is_empty()).then(|| Rejections {
+            cards: rejected.iter().map(pairs).collect(),
+            sharpness,
+        })
     }
 
     /// The weight of a world in which the opponent holds `opponent`.
@@ -253,15 +235,17 @@ mod tests {
         hand.apply(Seat::B, Action::Draw(DrawSource::Stock)).unwrap();
         hand.apply(Seat::B, Action::EndTurn(TurnEnd::Discard(c("QC")))).unwrap();
         let seen = |seat: Seat| {
-            Rejections::from_view(&hand.view(seat), 1.0).map(|r| r.cards)
+            Rejections::from_knowledge(&Knowledge::from_view(&hand.view(seat)), 1.0).map(|r| r.cards)
         };
-        let expected: Vec<_> = ["9D", "KD", "QC"].iter().map(|s| pairs(c(s))).collect();
+        // In the set's order: clubs first.
+        let expected: Vec<_> = ["QC", "9D", "KD"].iter().map(|s| pairs(c(s))).collect();
         assert_eq!(seen(Seat::A), Some(expected));
         // B reads A's pass of the 9D and throw of the KD; A's first draw
         // was from the stock by rule (both passed), not a rejection.
         let expected_b: Vec<_> = ["9D", "KD"].iter().map(|s| pairs(c(s))).collect();
         assert_eq!(seen(Seat::B), Some(expected_b));
-        assert_eq!(Rejections::from_view(&hand.view(Seat::A), 0.0), None);
+        let knowledge = Knowledge::from_view(&hand.view(Seat::A));
+        assert_eq!(Rejections::from_knowledge(&knowledge, 0.0), None);
     }
 
     #[test]
