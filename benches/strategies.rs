@@ -22,10 +22,13 @@
 //!   samples them) is copied into a scratch hand and played to the end of
 //!   the hand by two greedy players, full rules (showdown, lay-offs,
 //!   scoring). 8 worlds at every decision of A in greedy-vs-greedy hands on
-//!   64 decks under eaai; one element is one rollout.
+//!   64 decks under eaai; one element is one rollout. `rollouts/frozen`:
+//!   the same worlds with seat A playing by the tracker's rules frozen at
+//!   the decision (`own_rollout = frozen`).
 //! - `mc/budget_ms=2`: the `mc` player given 2 ms a decision (its worlds
 //!   resolved at the fixed rate), timed as `mc/samples=<K>`;
-//!   `mc/budget_ms=2,racing` the same with racing.
+//!   `mc/budget_ms=2,racing` the same with racing, and
+//!   `mc/budget_ms=2,own_rollout=frozen` with frozen own play.
 //!
 //! Results are checked against a first run, so a fast wrong player fails.
 //!
@@ -36,7 +39,9 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use ginlab::engine::{Deck, DrawSource, Hand, PlayerView, Seat, Strategy, TurnEnd, ask, play_hand};
 use ginlab::rules::Rules;
-use ginlab::strategy::{Greedy, GreedyRollout, Knowledge, McParams, MonteCarlo, Profile};
+use ginlab::strategy::{
+    Frozen, Greedy, GreedyRollout, Knowledge, McParams, MonteCarlo, Profile, Tracker,
+};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -263,35 +268,49 @@ fn bench_rollouts(c: &mut Criterion) {
     let states = decision_states(&rules, &decks(64));
     let mut sampler = MonteCarlo::new(McParams::default(), 5);
     let mut worlds = Vec::new();
+    let mut frozen = Vec::new();
     for state in &states {
         let view = state.view(Seat::A);
         let knowledge = Knowledge::from_view(&view);
+        frozen.push(Frozen::new(&knowledge, &Tracker::default()));
         for _ in 0..8 {
-            worlds.push((view, sampler.sample_world(&view, Some(&knowledge))));
+            worlds.push((
+                view,
+                frozen.len() - 1,
+                sampler.sample_world(&view, Some(&knowledge)),
+            ));
         }
     }
-    let rollouts: Vec<GreedyRollout<'_>> = worlds
-        .iter()
-        .map(|(view, world)| GreedyRollout::new(view, world.opponent, &world.stock))
-        .collect();
-    let run = || {
-        let mut points = 0u64;
-        for rollout in &rollouts {
-            let outcome = black_box(rollout).clone().play([None, None]);
-            if let Some((Seat::A, p)) = outcome.winner() {
-                points += u64::from(p);
-            }
-        }
-        points
-    };
-    let expected = run();
-    eprintln!(
-        "rollouts/greedy: {} rollouts per iteration, {expected} points to A",
-        rollouts.len()
-    );
     let mut group = c.benchmark_group("rollouts");
-    group.throughput(Throughput::Elements(rollouts.len() as u64));
-    group.bench_function("greedy", |bench| bench.iter(|| assert_eq!(run(), expected)));
+    for id in ["greedy", "frozen"] {
+        let rollouts: Vec<GreedyRollout<'_>> = worlds
+            .iter()
+            .map(|(view, state, world)| {
+                let rollout = GreedyRollout::new(view, world.opponent, &world.stock);
+                match id {
+                    "frozen" => rollout.with_frozen(Seat::A, &frozen[*state]),
+                    _ => rollout,
+                }
+            })
+            .collect();
+        let run = || {
+            let mut points = 0u64;
+            for rollout in &rollouts {
+                let outcome = black_box(rollout).clone().play([None, None]);
+                if let Some((Seat::A, p)) = outcome.winner() {
+                    points += u64::from(p);
+                }
+            }
+            points
+        };
+        let expected = run();
+        eprintln!(
+            "rollouts/{id}: {} rollouts per iteration, {expected} points to A",
+            rollouts.len()
+        );
+        group.throughput(Throughput::Elements(rollouts.len() as u64));
+        group.bench_function(id, |bench| bench.iter(|| assert_eq!(run(), expected)));
+    }
     group.finish();
 }
 
@@ -318,6 +337,12 @@ fn bench_mc(c: &mut Criterion) {
         ..budget
     };
     players.push(("budget_ms=2,racing".into(), racing));
+    // This player's own rollout play by the tracker's frozen rules.
+    let frozen = "mc:budget_ms=2,own_rollout=frozen"
+        .parse::<Profile>()
+        .unwrap();
+    let frozen = frozen.params::<McParams>().expect("an mc profile").clone();
+    players.push(("budget_ms=2,own_rollout=frozen".into(), frozen));
     for (id, params) in players {
         let run = || {
             let mut mc = MonteCarlo::new(params.clone(), 1);

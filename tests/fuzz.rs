@@ -30,8 +30,8 @@ use ginlab::protocol::{Move, ReplyError, read_hello, read_move, rules_from_table
 use ginlab::rules::{Deal, KNOBS, KnockLimit, NextDealer, PRESETS, RulesError, Shutout};
 use ginlab::sim::Work;
 use ginlab::strategy::{
-    Bot, BotSpec, Greedy, McParams, Objective, Profile, ProfileError, RandomParams, Rollout,
-    SimpleParams, Tracker, Weighting,
+    Bot, BotSpec, Greedy, McParams, Objective, OwnRollout, Profile, ProfileError, RandomParams,
+    Rollout, SimpleParams, Tracker, Weighting,
 };
 use ginlab::{Arrangement, Card, CardSet, Rules, Suit};
 use proptest::collection::vec;
@@ -740,7 +740,11 @@ fn mc_params() -> impl Strategy<Value = McParams> {
         (
             prop::option::of(0u8..=10),
             prop::option::of(0u8..=10),
-            prop::option::of(select(vec![Rollout::Greedy, Rollout::Tracker])),
+            prop::option::of(select(vec![
+                OwnRollout::Greedy,
+                OwnRollout::Tracker,
+                OwnRollout::Frozen,
+            ])),
             0.0f64..=10.0,
             0.0f64..=10.0,
         ),
@@ -765,7 +769,9 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     game_budget_ms: None,
                     game_worlds: None,
                     rollout,
-                    own_rollout,
+                    // Frozen plays on greedy rollouts only.
+                    own_rollout: own_rollout
+                        .filter(|&o| o != OwnRollout::Frozen || rollout == Rollout::Greedy),
                     base,
                     discards,
                     own_knock_at: own,

@@ -24,7 +24,8 @@
 //! Every candidate answer is then applied in every world
 //! ([`Hand::from_world`] rebuilds the hand there) and the hand is played to
 //! its end by the rollout policy (`rollout`, `greedy` or `tracker`; this
-//! player's own future play may be another policy, `own_rollout`, and may
+//! player's own future play may be another policy, `own_rollout`, among
+//! them the tracker's rules frozen at the decision ([`Frozen`]), and may
 //! knock at `own_knock_at`; the opponent is modelled by the rollout policy
 //! knocking at `opp_knock_at`). All candidates see the
 //! same worlds (common random numbers), so the comparison is between
@@ -75,7 +76,8 @@
 //! `seed` are mixed into one generator, used only for sampling.
 //!
 //! The parts: the parameters and their profile text (`params.rs`), world
-//! sampling (`worlds.rs`), the gate (`gate.rs`), rollouts (`rollout.rs`),
+//! sampling (`worlds.rs`), the gate (`gate.rs`), rollouts (`rollout.rs`)
+//! and the frozen own play in them (`frozen.rs`),
 //! the calibration prior (`prior.rs`), the discard evidence
 //! (`posterior.rs`), game odds (`odds.rs`), racing
 //! (`race.rs`) and budgets ([`budget`]); this file is the player, which asks them in turn.
@@ -96,6 +98,7 @@ use crate::rules::Rules;
 use super::{Greedy, Knowledge, Tracker, best_discard_except};
 
 pub mod budget;
+mod frozen;
 mod gate;
 mod odds;
 mod params;
@@ -108,7 +111,8 @@ mod worlds;
 pub use gate::pick_candidate;
 pub use odds::GameOdds;
 pub(in crate::strategy) use params::KIND;
-pub use params::{McParams, Objective, Rollout, Weighting};
+pub use frozen::Frozen;
+pub use params::{McParams, Objective, OwnRollout, Rollout, Weighting};
 pub use posterior::{DiscardEvidence, Rejections};
 pub use prior::HandPrior;
 pub use rollout::{GreedyRollout, RolloutEnd};
@@ -131,6 +135,9 @@ pub struct MonteCarlo {
     decisions: [u64; 2],
     /// What is left of the per-game budget, if there is one.
     account: Option<budget::GameAccount>,
+    /// This player's own play in rollouts at the current decision, with
+    /// `own_rollout = frozen`.
+    frozen: Option<Frozen>,
     /// Rollouts racing saved on easy decisions (without a per-game budget).
     savings: race::Savings,
 }
@@ -182,7 +189,14 @@ impl MonteCarlo {
             rng: Pcg64Mcg::seed_from_u64(crate::seed::mix(seed ^ crate::seed::mix(params.seed))),
             base: rollout_player(params.base, None),
             players: [
-                rollout_player(params.own_rollout(), params.own_knock_at),
+                rollout_player(
+                    match params.own_rollout() {
+                        OwnRollout::Greedy => Rollout::Greedy,
+                        // Frozen plays on the greedy fast path only.
+                        OwnRollout::Tracker | OwnRollout::Frozen => Rollout::Tracker,
+                    },
+                    params.own_knock_at,
+                ),
                 params.opponent_model().player(),
             ],
             params,
@@ -192,6 +206,7 @@ impl MonteCarlo {
             values: Vec::new(),
             decisions: [0; 2],
             account,
+            frozen: None,
             savings: race::Savings::default(),
         }
     }
@@ -229,6 +244,13 @@ impl MonteCarlo {
             None => u64::from(self.params.samples),
         } as usize;
         self.prepare_tables(view);
+        if self.params.own_rollout() == OwnRollout::Frozen {
+            let tracker = Tracker::default();
+            self.frozen = Some(match &knowledge {
+                Some(k) => Frozen::new(k, &tracker),
+                None => Frozen::new(&Knowledge::from_view(view), &tracker),
+            });
+        }
         let n = candidates.len();
         // The buffers of earlier decisions are used again.
         let mut s = Sampled {
@@ -362,8 +384,12 @@ impl MonteCarlo {
         let first = values.len();
         values.resize(first + candidates.len(), f64::NAN);
         let seat = view.seat;
-        if self.params.rollout == Rollout::Greedy && self.params.own_rollout() == Rollout::Greedy {
-            let base = GreedyRollout::new(view, world.opponent, &world.stock);
+        if self.params.rollout == Rollout::Greedy && self.params.own_rollout() != OwnRollout::Tracker
+        {
+            let mut base = GreedyRollout::new(view, world.opponent, &world.stock);
+            if let Some(rules) = &self.frozen {
+                base = base.with_frozen(seat, rules);
+            }
             let mut knock_at = [self.params.opp_knock_at; 2];
             knock_at[seat.index()] = self.params.own_knock_at;
             for &c in live {
@@ -666,7 +692,7 @@ mod tests {
                 let view = hand.view(seat);
                 if let Phase::Draw { stock_only: false, .. } = view.phase {
                     let params = McParams {
-                        own_rollout: Some(Rollout::Tracker),
+                        own_rollout: Some(OwnRollout::Tracker),
                         ..McParams::default()
                     };
                     let mut mc = MonteCarlo::new(params, deal as u64);

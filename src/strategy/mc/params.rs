@@ -26,7 +26,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         ),
         Param::new("game_worlds", ParamType::Integer, "an integer from 1 to 10^12"),
         Param::new("rollout", ParamType::Text, "greedy or tracker"),
-        Param::new("own_rollout", ParamType::Text, "greedy or tracker"),
+        Param::new("own_rollout", ParamType::Text, "greedy, tracker or frozen"),
         Param::new("base", ParamType::Text, "greedy or tracker"),
         Param::new("own_knock_at", ParamType::Integer, "an integer from 0 to 10"),
         Param::new("opp_knock_at", ParamType::Integer, "an integer from 0 to 10"),
@@ -50,6 +50,32 @@ pub enum Rollout {
     Greedy,
     /// [`Tracker`](crate::strategy::Tracker) with its defaults.
     Tracker,
+}
+
+/// The policy of this player's own future play in a rollout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OwnRollout {
+    /// [`Greedy`](crate::strategy::Greedy) with its defaults.
+    Greedy,
+    /// [`Tracker`](crate::strategy::Tracker) with its defaults, through the
+    /// engine.
+    Tracker,
+    /// The tracker's draws and discards with the knowledge of the decision
+    /// frozen through the rollout, knocking as greedy
+    /// ([`Frozen`](super::Frozen)); needs `rollout = greedy`.
+    Frozen,
+}
+
+impl OwnRollout {
+    /// The profile name of the policy.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            OwnRollout::Greedy => "greedy",
+            OwnRollout::Tracker => "tracker",
+            OwnRollout::Frozen => "frozen",
+        }
+    }
 }
 
 /// How the opponent's hidden cards are drawn.
@@ -87,7 +113,7 @@ pub struct McParams {
     pub rollout: Rollout,
     /// The policy of this player's own future play in rollouts, if not
     /// `rollout` (the opponent is always modelled by `rollout`).
-    pub own_rollout: Option<Rollout>,
+    pub own_rollout: Option<OwnRollout>,
     /// How hidden cards are sampled.
     pub weighting: Weighting,
     /// What a rollout is worth.
@@ -152,8 +178,11 @@ impl Default for McParams {
 impl McParams {
     /// The policy of this player's own future play in rollouts.
     #[must_use]
-    pub fn own_rollout(&self) -> Rollout {
-        self.own_rollout.unwrap_or(self.rollout)
+    pub fn own_rollout(&self) -> OwnRollout {
+        self.own_rollout.unwrap_or(match self.rollout {
+            Rollout::Greedy => OwnRollout::Greedy,
+            Rollout::Tracker => OwnRollout::Tracker,
+        })
     }
 
     /// The opponent model these parameters give.
@@ -267,7 +296,15 @@ impl Params for McParams {
                     .read()
                     .ok_or(ParamError::Invalid)?;
             }
-            "rollout" | "base" | "own_rollout" => {
+            "own_rollout" => {
+                self.own_rollout = Some(match value.read::<String>().as_deref() {
+                    Some("greedy") => OwnRollout::Greedy,
+                    Some("tracker") => OwnRollout::Tracker,
+                    Some("frozen") => OwnRollout::Frozen,
+                    _ => return Err(ParamError::Invalid),
+                });
+            }
+            "rollout" | "base" => {
                 let policy = match value.read::<String>().as_deref() {
                     Some("greedy") => Rollout::Greedy,
                     Some("tracker") => Rollout::Tracker,
@@ -275,7 +312,6 @@ impl Params for McParams {
                 };
                 match key {
                     "base" => self.base = policy,
-                    "own_rollout" => self.own_rollout = Some(policy),
                     _ => self.rollout = policy,
                 }
             }
@@ -294,6 +330,13 @@ impl Params for McParams {
                 };
             }
             _ => unreachable!("mc has no parameter {key}"),
+        }
+        Ok(())
+    }
+
+    fn check(&self) -> Result<(), &'static str> {
+        if self.own_rollout == Some(OwnRollout::Frozen) && self.rollout != Rollout::Greedy {
+            return Err("own_rollout=frozen plays on greedy rollouts: give rollout=greedy (the default) with it");
         }
         Ok(())
     }
@@ -398,6 +441,7 @@ mod tests {
         for text in [
             "mc",
             "mc:samples=256",
+            "mc:own_rollout=frozen,own_knock_at=0",
             "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,rejections=1.5,calibrate=false,racing=true,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
@@ -419,6 +463,9 @@ mod tests {
         assert!(e("mc:samples=x").contains("`mc:samples`"));
         assert!(e("mc:discards=12").contains("1 to 11"));
         assert!(e("mc:rollout=mc").contains("greedy or tracker"));
+        assert!(e("mc:own_rollout=mc").contains("greedy, tracker or frozen"));
+        let frozen = e("mc:own_rollout=frozen,rollout=tracker");
+        assert!(frozen.contains("give rollout=greedy"), "{frozen}");
         assert!(e("mc:weighting=yes").contains("none or tracker"));
         assert!(e("mc:objective=elo").contains("points or game"));
         assert!(e("mc:seed=-1").contains("2^64"));

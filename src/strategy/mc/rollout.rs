@@ -28,6 +28,8 @@ use crate::meld;
 use crate::rules::Rules;
 
 use super::super::best_discard_except;
+use super::frozen::Frozen;
+use crate::strategy::knowledge::joiners;
 
 /// How a rollout ended: what [`HandOutcome::winner`](crate::engine::HandOutcome::winner)
 /// gives for the same hand.
@@ -68,6 +70,10 @@ pub struct GreedyRollout<'a> {
     phase: Phase,
     /// The best discard of the 11 cards held, when the draw found it.
     pending: Option<meld::Discard>,
+    /// The seat that plays by [`Frozen`]'s rules instead of greedy's.
+    frozen: Option<(Seat, &'a Frozen)>,
+    /// The cards thrown to the pile since the decision.
+    gone: CardSet,
 }
 
 impl<'a> GreedyRollout<'a> {
@@ -94,7 +100,17 @@ impl<'a> GreedyRollout<'a> {
             turns: view.turn,
             phase: view.phase,
             pending: None,
+            frozen: None,
+            gone: CardSet::EMPTY,
         }
+    }
+
+    /// The same state with `seat` drawing and discarding by `rules`
+    /// (knocking as greedy does, at its threshold).
+    #[must_use]
+    pub fn with_frozen(mut self, seat: Seat, rules: &'a Frozen) -> GreedyRollout<'a> {
+        self.frozen = Some((seat, rules));
+        self
     }
 
     /// Applies a legal action of the seat to move (as
@@ -164,10 +180,10 @@ impl<'a> GreedyRollout<'a> {
             let action = match self.phase {
                 Phase::UpcardOffer { .. } => {
                     let card = self.upcard.expect("an upcard offer has an upcard");
-                    Action::TakeUpcard(self.improves(seat, card))
+                    Action::TakeUpcard(self.takes(seat, card))
                 }
                 Phase::Draw { stock_only, .. } => {
-                    let pile = !stock_only && self.top.is_some_and(|top| self.improves(seat, top));
+                    let pile = !stock_only && self.top.is_some_and(|top| self.takes(seat, top));
                     Action::Draw(if pile {
                         DrawSource::Pile
                     } else {
@@ -208,7 +224,13 @@ impl<'a> GreedyRollout<'a> {
                         self.hands[seat.index()].remove(best.card);
                         return self.show_down(seat, best.deadwood);
                     }
-                    if let Some(outcome) = self.discard(seat, best.card, Some(best.deadwood)) {
+                    let throw = match self.frozen {
+                        Some((own, rules)) if own == seat => {
+                            rules.discard(hand, self.taken, best, self.gone)
+                        }
+                        _ => best,
+                    };
+                    if let Some(outcome) = self.discard(seat, throw.card, Some(throw.deadwood)) {
                         return outcome;
                     }
                     continue;
@@ -219,6 +241,34 @@ impl<'a> GreedyRollout<'a> {
                 return outcome;
             }
         }
+    }
+
+    /// Whether `seat` takes `card`: by [`Frozen::takes`] for the frozen
+    /// seat, else by [`GreedyRollout::improves`].
+    fn takes(&mut self, seat: Seat, card: Card) -> bool {
+        let Some((own, rules)) = self.frozen.filter(|&(own, _)| own == seat) else {
+            return self.improves(seat, card);
+        };
+        let i = own.index();
+        let hand = self.hands[i];
+        let now = *self.deadwood[i].get_or_insert_with(|| meld::deadwood(hand));
+        // A card that greedy would not take saves no deadwood (see
+        // `improves`); if it also joins no partial meld, no out is gained
+        // (what would join the kept cards would join the hand), and a card
+        // sure to be its own best discard is never taken.
+        let with = hand.with(card);
+        if !meld::meldable(with).contains(card)
+            && card.value() >= now.min(highest_value(hand))
+            && (joiners(with) - joiners(hand)).is_empty()
+            || sure_discard(hand, now, card)
+        {
+            self.pending = None;
+            return false;
+        }
+        let best = meld::best_discard(with).expect("11 cards");
+        let take = rules.takes(hand, now, card, best, self.gone);
+        self.pending = take.then_some(best);
+        take
     }
 
     /// Greedy's test: does taking `card` lower the deadwood after the best
@@ -261,6 +311,7 @@ impl<'a> GreedyRollout<'a> {
     fn discard(&mut self, seat: Seat, card: Card, deadwood: Option<u8>) -> Option<RolloutEnd> {
         self.hands[seat.index()].remove(card);
         self.deadwood[seat.index()] = deadwood;
+        self.gone.insert(card);
         self.top = Some(card);
         self.taken = None;
         self.pending = None;
@@ -449,6 +500,50 @@ mod tests {
         play_hand(&mut hand, &mut [&mut a, &mut b]).unwrap()
     }
 
+    /// Calls `check` with the view, its knowledge, a sampled world, an
+    /// action and a pair of knock thresholds: `worlds` worlds at every
+    /// state of `deals` hands of each of `variants` played by the tracker
+    /// against greedy (so the states are not only greedy's), every legal
+    /// action, and thresholds of the knock limit, gin only, 3 and 10.
+    fn for_each_rollout(
+        variants: &[Rules],
+        seed: u64,
+        deals: usize,
+        worlds: usize,
+        mut check: impl FnMut(
+            &PlayerView<'_>,
+            &Knowledge,
+            &super::super::World,
+            Action,
+            [Option<u8>; 2],
+        ),
+    ) {
+        let thresholds = [[None, None], [Some(0), None], [Some(3), Some(10)]];
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        for rules in variants {
+            for d in 0..deals {
+                let deck = Deck::shuffled(&mut rng);
+                let mut hand = Hand::new(rules, &deck, Seat::ALL[d % 2], [0, 0]).unwrap();
+                let mut players: [Box<dyn Strategy>; 2] =
+                    [Box::new(Tracker::default()), Box::new(Greedy::default())];
+                while let Some(seat) = hand.phase().seat() {
+                    let view = hand.view(seat);
+                    let knowledge = Knowledge::from_view(&view);
+                    for _ in 0..worlds {
+                        let world = super::super::sample_world(&mut rng, &view, Some(&knowledge));
+                        for action in legal(&view) {
+                            for knock_at in thresholds {
+                                check(&view, &knowledge, &world, action, knock_at);
+                            }
+                        }
+                    }
+                    let action = ask(players[seat.index()].as_mut(), &hand.view(seat));
+                    hand.apply(seat, action).unwrap();
+                }
+            }
+        }
+    }
+
     /// From states of real hands (tracker against greedy, so the states
     /// are not only greedy's) under every preset, an eleven-card deal, the
     /// last-discard rule and a short turn cap: every legal action in
@@ -472,49 +567,24 @@ mod tests {
         let mut capped = Rules::hoyle();
         capped.max_turns = 9;
         variants.push(capped);
-        let thresholds = [[None, None], [Some(0), None], [Some(3), Some(10)]];
-        let mut rng = Pcg64Mcg::seed_from_u64(17);
-        let mut compared = 0;
-        let mut ends = std::collections::BTreeSet::new();
-        for rules in &variants {
-            for d in 0..25 {
-                let deck = Deck::shuffled(&mut rng);
-                let mut hand = Hand::new(rules, &deck, Seat::ALL[d % 2], [0, 0]).unwrap();
-                let mut players: [Box<dyn Strategy>; 2] =
-                    [Box::new(Tracker::default()), Box::new(Greedy::default())];
-                while let Some(seat) = hand.phase().seat() {
-                    let view = hand.view(seat);
-                    let knowledge = Knowledge::from_view(&view);
-                    for _ in 0..3 {
-                        let world = super::super::sample_world(&mut rng, &view, Some(&knowledge));
-                        for action in legal(&view) {
-                            for knock_at in thresholds {
-                                let expected = engine(&view, &world, action, knock_at);
-                                let mut rollout =
-                                    GreedyRollout::new(&view, world.opponent, &world.stock);
-                                let got = rollout
-                                    .apply(action)
-                                    .unwrap_or_else(|| rollout.play(knock_at));
-                                assert_eq!(
-                                    got.winner(),
-                                    expected.winner(),
-                                    "{action:?} with {knock_at:?} in {view:?} / {world:?}"
-                                );
-                                ends.insert(match expected {
-                                    HandOutcome::Void(reason) => format!("{reason:?}"),
-                                    HandOutcome::Showdown { score, .. } => {
-                                        format!("{:?}", score.end)
-                                    }
-                                });
-                                compared += 1;
-                            }
-                        }
-                    }
-                    let action = ask(players[seat.index()].as_mut(), &hand.view(seat));
-                    hand.apply(seat, action).unwrap();
-                }
-            }
-        }
+        let (mut compared, mut ends) = (0, std::collections::BTreeSet::new());
+        for_each_rollout(&variants, 17, 25, 3, |view, _, world, action, knock_at| {
+            let expected = engine(view, world, action, knock_at);
+            let mut rollout = GreedyRollout::new(view, world.opponent, &world.stock);
+            let got = rollout
+                .apply(action)
+                .unwrap_or_else(|| rollout.play(knock_at));
+            assert_eq!(
+                got.winner(),
+                expected.winner(),
+                "{action:?} with {knock_at:?} in {view:?} / {world:?}"
+            );
+            ends.insert(match expected {
+                HandOutcome::Void(reason) => format!("{reason:?}"),
+                HandOutcome::Showdown { score, .. } => format!("{:?}", score.end),
+            });
+            compared += 1;
+        });
         assert!(compared > 50_000, "{compared}");
         // Every way a hand ends was reached.
         assert!(ends.len() >= 6, "{ends:?}");
@@ -640,5 +710,112 @@ mod tests {
             }
         }
         assert!(skipped > 10_000, "{skipped}");
+    }
+
+    /// A seat played by [`Frozen`]'s rules through the engine, as the
+    /// rollout plays it: the cards discarded from event `from` on are gone,
+    /// and it knocks as greedy does at `knock_at`.
+    struct FrozenPlayer<'f> {
+        rules: &'f Frozen,
+        from: usize,
+        knock_at: Option<u8>,
+    }
+
+    impl FrozenPlayer<'_> {
+        fn gone(&self, view: &PlayerView<'_>) -> CardSet {
+            view.events[self.from..]
+                .iter()
+                .filter_map(|e| match *e {
+                    crate::engine::Event::Discarded { card, .. } => Some(card),
+                    _ => None,
+                })
+                .collect()
+        }
+
+        fn takes(&self, view: &PlayerView<'_>, card: Card) -> bool {
+            let best = meld::best_discard(view.hand.with(card)).unwrap();
+            let now = meld::deadwood(view.hand);
+            self.rules.takes(view.hand, now, card, best, self.gone(view))
+        }
+    }
+
+    impl Strategy for FrozenPlayer<'_> {
+        fn name(&self) -> &str {
+            "frozen"
+        }
+
+        fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
+            view.upcard.is_some_and(|card| self.takes(view, card))
+        }
+
+        fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
+            crate::strategy::draw_when(view, |top| self.takes(view, top))
+        }
+
+        fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
+            if big_gin_legal(view) {
+                return TurnEnd::BigGin;
+            }
+            let best = best_discard_except(view.hand, view.taken_from_pile);
+            let cap = self.knock_at.unwrap_or(view.knock_limit).min(view.knock_limit);
+            let must = matches!(view.phase, Phase::EndTurn { must_knock: true, .. });
+            if best.deadwood <= cap || must {
+                return TurnEnd::Knock(best.card);
+            }
+            let gone = self.gone(view);
+            TurnEnd::Discard(self.rules.discard(view.hand, view.taken_from_pile, best, gone).card)
+        }
+    }
+
+    /// With this seat frozen, every legal action in sampled worlds of real
+    /// states under every preset and several knock thresholds ends as the
+    /// engine ends it with [`FrozenPlayer`] in that seat and greedy in the
+    /// other; and the frozen rules often end a hand otherwise than greedy.
+    #[test]
+    fn frozen_rollouts_end_as_the_engine_ends_them() {
+        let mut variants: Vec<Rules> = crate::rules::PRESETS
+            .iter()
+            .map(|name| Rules::preset(name).unwrap())
+            .collect();
+        let mut last = Rules::eaai();
+        last.last_discard_action = true;
+        variants.push(last);
+        let (mut compared, mut differ) = (0, 0);
+        for_each_rollout(&variants, 31, 12, 2, |view, knowledge, world, action, knock_at| {
+            let frozen = Frozen::new(knowledge, &Tracker::default());
+            let seat = view.seat;
+            let mut h = Hand::from_world(view, world.opponent, &world.stock).unwrap();
+            h.apply(seat, action).unwrap();
+            let expected = match h.outcome() {
+                Some(outcome) => *outcome,
+                None => {
+                    let mut own = FrozenPlayer {
+                        rules: &frozen,
+                        from: view.events.len(),
+                        knock_at: knock_at[seat.index()],
+                    };
+                    let mut other = Greedy::new(knock_at[seat.other().index()], Vec::new());
+                    let mut table: [&mut dyn Strategy; 2] = match seat {
+                        Seat::A => [&mut own, &mut other],
+                        Seat::B => [&mut other, &mut own],
+                    };
+                    play_hand(&mut h, &mut table).unwrap()
+                }
+            };
+            let mut rollout =
+                GreedyRollout::new(view, world.opponent, &world.stock).with_frozen(seat, &frozen);
+            let got = rollout
+                .apply(action)
+                .unwrap_or_else(|| rollout.play(knock_at));
+            assert_eq!(
+                got.winner(),
+                expected.winner(),
+                "{action:?} with {knock_at:?} in {view:?} / {world:?}"
+            );
+            let greedy = engine(view, world, action, knock_at);
+            differ += usize::from(greedy.winner() != expected.winner());
+            compared += 1;
+        });
+        assert!(compared > 10_000 && differ > compared / 20, "{compared} compared, {differ} differ");
     }
 }

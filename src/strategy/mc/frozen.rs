@@ -1,0 +1,247 @@
+//! The tracker's draws and discards with the knowledge of the decision
+//! frozen through a rollout (`own_rollout = frozen`).
+//!
+//! [`Tracker`](crate::strategy::Tracker) as this player's own future play
+//! in rollouts made `mc` stronger at equal worlds, but through the engine a
+//! rollout then costs several times a greedy one: every turn builds views,
+//! logs events and reads them into the tracker's [`Knowledge`]. Within one
+//! rollout that knowledge hardly moves: the opponent's hand is already
+//! sampled, and what the tracker learns later in the hand changes its
+//! estimates little. [`Frozen`] reads the knowledge once, at the decision,
+//! into two tables by card (the safety charge of throwing the card, the
+//! weight of the card as a live out), and [`GreedyRollout`](super::GreedyRollout)
+//! plays this seat with the tracker's two rules on them:
+//!
+//! - **draw** the upcard or pile top when `gain + draw_outs × Δouts > 0`
+//!   (never a card that would be its own best discard);
+//! - **discard**, among the legal cards leaving at most `slack` more
+//!   deadwood than the best, the one minimising
+//!   `left + safety × meld_chance − outs × live_outs(kept)`, ties to the
+//!   best discard.
+//!
+//! The only thing that changes during the rollout is which cards are still
+//! live: a card thrown to the pile by either seat, or drawn by this one, is
+//! no longer an out. The
+//! knock is greedy's (at `own_knock_at`, else the knock limit), not the
+//! tracker's knock bar, which reads the opponent's estimated deadwood.
+
+use crate::cards::{Card, CardSet};
+use crate::meld;
+use crate::strategy::Tracker;
+use crate::strategy::knowledge::{Knowledge, joiners};
+
+/// The tracker's rules over the knowledge of one decision.
+#[derive(Clone, Debug)]
+pub struct Frozen {
+    /// `safety × meld_chance` of the card at each bit.
+    charge: [f32; 64],
+    /// The chance the card at each bit is still to come (0 unless unseen).
+    live: [f32; 64],
+    /// Deadwood points per live out kept (the tracker's `outs`).
+    outs: f32,
+    /// Deadwood points per live out gained by a draw (`draw_outs`).
+    draw_outs: f32,
+    /// How much more deadwood than the best a discard may leave (`slack`).
+    slack: u8,
+}
+
+impl Frozen {
+    /// The tables of `knowledge` under `tracker`'s weights.
+    #[must_use]
+    pub fn new(knowledge: &Knowledge, tracker: &Tracker) -> Frozen {
+        let mut charge = [0.0; 64];
+        let mut live = [0.0; 64];
+        for card in CardSet::ALL {
+            let bit = card.bit();
+            charge[bit as usize] = tracker.safety * knowledge.meld_chance_of_bit(bit);
+        }
+        for card in knowledge.unknown() {
+            live[card.bit() as usize] = 1.0 - knowledge.prob(card);
+        }
+        Frozen {
+            charge,
+            live,
+            outs: tracker.outs,
+            draw_outs: tracker.draw_outs,
+            slack: tracker.slack,
+        }
+    }
+
+    /// The live outs of `hand`: the weights of the cards that would join a
+    /// meld of it, less those in `gone` (seen since the decision).
+    fn live_outs(&self, hand: CardSet, gone: CardSet) -> f32 {
+        let mut bits = (joiners(hand) - gone).bits();
+        let mut total = 0.0;
+        while bits != 0 {
+            total += self.live[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+        total
+    }
+
+    /// Whether to take `card` into `hand` (least deadwood `now`), whose
+    /// eleven cards' best discard is `best`.
+    pub(super) fn takes(
+        &self,
+        hand: CardSet,
+        now: u8,
+        card: Card,
+        best: meld::Discard,
+        gone: CardSet,
+    ) -> bool {
+        if best.card == card {
+            return false;
+        }
+        let gain = f32::from(now) - f32::from(best.deadwood);
+        let with = hand.with(card);
+        let kept = with.without(best.card);
+        // Cards this seat holds or has seen are not outs, though a card
+        // drawn since the decision was unseen at it.
+        let known = gone | with;
+        let outs = self.live_outs(kept, known) - self.live_outs(hand, known);
+        gain + self.draw_outs * outs > 1e-4
+    }
+
+    /// The discard from the eleven cards of `hand` (not `taken`), whose best
+    /// discard is `best`, and the deadwood it leaves.
+    pub(super) fn discard(
+        &self,
+        hand: CardSet,
+        taken: Option<Card>,
+        best: meld::Discard,
+        gone: CardSet,
+    ) -> meld::Discard {
+        let limit = best.deadwood.saturating_add(self.slack);
+        // As the tracker: a card in no meld leaves the hand's deadwood less
+        // its value, and a card worth less than `all − limit` leaves more
+        // than the limit.
+        let meldable = meld::meldable(hand);
+        let all = if meldable.contains(best.card) {
+            meld::deadwood(hand)
+        } else {
+            best.deadwood + best.card.value()
+        };
+        let least = all.saturating_sub(limit);
+        let mut candidates = hand.without(best.card);
+        if let Some(card) = taken {
+            candidates.remove(card);
+        }
+        let mut choice = best;
+        let mut score = None;
+        // Highest card first, so that exact ties keep the higher card.
+        for card in candidates.into_iter().rev() {
+            if card.value() < least {
+                continue;
+            }
+            let left = if meldable.contains(card) {
+                meld::deadwood(hand.without(card))
+            } else {
+                all - card.value()
+            };
+            if left > limit {
+                continue;
+            }
+            // Summed in the tracker's order, so that its near-ties fall
+            // the same way.
+            let value = |c: Card, left: u8| {
+                let extra = self.charge[c.bit() as usize]
+                    - self.outs * self.live_outs(hand.without(c), gone | hand);
+                f32::from(left) + extra
+            };
+            let current = *score.get_or_insert_with(|| value(best.card, best.deadwood));
+            let v = value(card, left);
+            if v < current - 1e-4 {
+                choice = meld::Discard {
+                    card,
+                    deadwood: left,
+                };
+                score = Some(v);
+            }
+        }
+        choice
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Action, Deck, Hand, Seat, Strategy, ask};
+    use crate::rules::Rules;
+    use crate::strategy::best_discard_except;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
+    /// At the decision itself nothing is frozen yet: the rules give the
+    /// tracker's own draws and discards wherever the tracker does not
+    /// knock, over hands of every preset played by two trackers.
+    #[test]
+    fn at_the_decision_it_plays_as_the_tracker() {
+        let mut compared = [0; 2];
+        for name in crate::rules::PRESETS {
+            let rules = Rules::preset(name).unwrap();
+            let mut decks = Pcg64Mcg::seed_from_u64(5);
+            for deal in 0..40 {
+                let deck = Deck::shuffled(&mut decks);
+                let mut hand = Hand::new(&rules, &deck, Seat::ALL[deal % 2], [0, 0]).unwrap();
+                let mut players = [Tracker::default(), Tracker::default()];
+                for (p, seat) in players.iter_mut().zip(Seat::ALL) {
+                    p.start_hand(&hand.view(seat));
+                }
+                while let Some(seat) = hand.phase().seat() {
+                    let view = hand.view(seat);
+                    let tracker = &mut players[seat.index()];
+                    let action = ask(tracker, &view);
+                    let frozen = Frozen::new(&Knowledge::from_view(&view), &Tracker::default());
+                    let none = CardSet::EMPTY;
+                    let offered = match (view.phase, action) {
+                        (crate::engine::Phase::UpcardOffer { .. }, Action::TakeUpcard(take)) => {
+                            view.upcard.map(|c| (c, take))
+                        }
+                        (_, Action::Draw(source)) if crate::engine::pile_allowed(&view) => view
+                            .pile_top()
+                            .map(|c| (c, source == crate::engine::DrawSource::Pile)),
+                        _ => None,
+                    };
+                    if let Some((card, take)) = offered {
+                        let best = meld::best_discard(view.hand.with(card)).unwrap();
+                        let now = meld::deadwood(view.hand);
+                        assert_eq!(frozen.takes(view.hand, now, card, best, none), take);
+                        compared[0] += 1;
+                    }
+                    if let Action::EndTurn(crate::engine::TurnEnd::Discard(card)) = action {
+                        let best = best_discard_except(view.hand, view.taken_from_pile);
+                        let ours = frozen.discard(view.hand, view.taken_from_pile, best, none);
+                        assert_eq!(ours.card, card, "{name} {}", view.hand);
+                        assert_eq!(ours.deadwood, meld::deadwood(view.hand.without(card)));
+                        compared[1] += 1;
+                    }
+                    hand.apply(seat, action).unwrap();
+                }
+            }
+        }
+        assert!(compared[0] > 1000 && compared[1] > 1000, "{compared:?}");
+    }
+
+    /// A thrown card is no longer an out: with JS QS and the KS gone, the
+    /// pair is worth its last out only.
+    #[test]
+    fn thrown_cards_are_not_live() {
+        let view_hand: CardSet = "AC 2C 3C 4H 5H 6H JS QS 9D 5C".parse().unwrap();
+        let tracker = Tracker::default();
+        let rules = Rules::standard();
+        let deck = crate::strategy::test_deck(
+            "AC 2C 3C 4H 5H 6H JS QS 9D 5C",
+            "2D 3D 4D 6S 7S 8S 9C TC JC QD",
+            "KD",
+            "",
+        );
+        let hand = Hand::new(&rules, &deck, Seat::B, [0, 0]).unwrap();
+        let frozen = Frozen::new(&Knowledge::from_view(&hand.view(Seat::A)), &tracker);
+        let ks: CardSet = "KS".parse().unwrap();
+        let all = frozen.live_outs(view_hand, CardSet::EMPTY);
+        let less = frozen.live_outs(view_hand, ks);
+        let k = "KS".parse::<Card>().unwrap();
+        assert!((all - less - frozen.live[k.bit() as usize]).abs() < 1e-6);
+        assert!(frozen.live[k.bit() as usize] > 0.0);
+    }
+}
