@@ -70,7 +70,12 @@ impl Frozen {
     /// The live outs of `hand`: the weights of the cards that would join a
     /// meld of it, less those in `gone` (seen since the decision).
     fn live_outs(&self, hand: CardSet, gone: CardSet) -> f32 {
-        let mut bits = (joiners(hand) - gone).bits();
+        self.live_outs_of(joiners(hand), gone)
+    }
+
+    /// The summed live weights of `outs`, less those in `gone`.
+    fn live_outs_of(&self, outs: CardSet, gone: CardSet) -> f32 {
+        let mut bits = (outs - gone).bits();
         let mut total = 0.0;
         while bits != 0 {
             total += self.live[bits.trailing_zeros() as usize];
@@ -100,6 +105,22 @@ impl Frozen {
         let known = gone | with;
         let outs = self.live_outs(kept, known) - self.live_outs(hand, known);
         gain + self.draw_outs * outs > 1e-4
+    }
+
+    /// False only when [`Frozen::takes`] is sure to say no to `card`, which
+    /// melds with nothing in `hand`, without solving: taking it saves at
+    /// most `most − value(card)` deadwood (`most`: the hand's deadwood or
+    /// its highest card value, whichever is less; it replaces one card and
+    /// stays deadwood itself), and gains at most the weights of the cards
+    /// it would add to the hand's joiners (what joins the kept cards joins
+    /// the eleven, or is the card thrown). Sure when that bound is not
+    /// positive, well clear of the 1e-4 the rule compares with.
+    pub(super) fn may_take(&self, hand: CardSet, most: u8, card: Card, gone: CardSet) -> bool {
+        let with = hand.with(card);
+        let gained = joiners(with) - joiners(hand);
+        let bound = f32::from(most) - f32::from(card.value())
+            + self.draw_outs * self.live_outs_of(gained, gone | with);
+        bound > 0.0
     }
 
     /// The discard from the eleven cards of `hand` (not `taken`), whose best

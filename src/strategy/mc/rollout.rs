@@ -29,7 +29,6 @@ use crate::rules::Rules;
 
 use super::super::best_discard_except;
 use super::frozen::Frozen;
-use crate::strategy::knowledge::joiners;
 
 /// How a rollout ended: what [`HandOutcome::winner`](crate::engine::HandOutcome::winner)
 /// gives for the same hand.
@@ -252,15 +251,13 @@ impl<'a> GreedyRollout<'a> {
         let i = own.index();
         let hand = self.hands[i];
         let now = *self.deadwood[i].get_or_insert_with(|| meld::deadwood(hand));
-        // A card that greedy would not take saves no deadwood (see
-        // `improves`); if it also joins no partial meld, no out is gained
-        // (what would join the kept cards would join the hand), and a card
-        // sure to be its own best discard is never taken.
+        // A card sure to be its own best discard is never taken; nor is one
+        // that cannot save enough deadwood to pay for the outs it may cost
+        // ([`Frozen::may_take`]).
         let with = hand.with(card);
-        if !meld::meldable(with).contains(card)
-            && card.value() >= now.min(highest_value(hand))
-            && (joiners(with) - joiners(hand)).is_empty()
-            || sure_discard(hand, now, card)
+        if sure_discard(hand, now, card)
+            || !meld::meldable(with).contains(card)
+                && !rules.may_take(hand, now.min(highest_value(hand)), card, self.gone)
         {
             self.pending = None;
             return false;
