@@ -755,13 +755,14 @@ fn mc_params() -> impl Strategy<Value = McParams> {
             any::<bool>(),
             any::<u64>(),
             any::<bool>(),
+            any::<bool>(),
         ),
     )
         .prop_map(
             |(
                 (samples, rollout, base, discards),
                 (own, opp, own_rollout, posterior, rejections),
-                (w, o, confidence, calibrate, seed, racing),
+                (w, o, confidence, calibrate, seed, racing, adapt),
             )| {
                 McParams {
                     samples,
@@ -791,6 +792,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     rejections,
                     calibrate,
                     racing,
+                    adapt,
                     seed,
                 }
             },

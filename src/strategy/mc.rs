@@ -138,6 +138,9 @@ pub struct MonteCarlo {
     /// This player's own play in rollouts at the current decision, with
     /// `own_rollout = frozen`.
     frozen: Option<Frozen>,
+    /// The least deadwood the opponent was seen to decline a knock with
+    /// this game (read with `adapt`).
+    declined: Option<u8>,
     /// Rollouts racing saved on easy decisions (without a per-game budget).
     savings: race::Savings,
 }
@@ -207,6 +210,7 @@ impl MonteCarlo {
             decisions: [0; 2],
             account,
             frozen: None,
+            declined: None,
             savings: race::Savings::default(),
         }
     }
@@ -217,6 +221,28 @@ impl MonteCarlo {
     #[must_use]
     pub fn decisions(&self) -> [u64; 2] {
         self.decisions
+    }
+
+    /// The knock threshold the opponent is modelled with in rollouts:
+    /// `opp_knock_at` (`None`: the knock limit), and with `adapt` at most
+    /// one below the least deadwood it declined to knock with this game.
+    ///
+    /// A decline is seen when this player knocks: the opponent's shown
+    /// hand is the ten cards it kept at its last turn end, when it could
+    /// have knocked with them if their deadwood was within the limit. A
+    /// player that knocks as soon as it may (simple, greedy) never
+    /// declines, so it stays modelled as knocking at the limit; one that
+    /// plays for gin soon shows a low decline.
+    #[must_use]
+    pub fn opponent_knock_at(&self) -> Option<u8> {
+        let seen = self
+            .declined
+            .filter(|_| self.params.adapt)
+            .map(|d| d - 1);
+        match (self.params.opp_knock_at, seen) {
+            (Some(k), Some(s)) => Some(k.min(s)),
+            (k, s) => k.or(s),
+        }
     }
 
     /// Samples one world consistent with `view` (see the module docs).
@@ -390,7 +416,7 @@ impl MonteCarlo {
             if let Some(rules) = &self.frozen {
                 base = base.with_frozen(seat, rules);
             }
-            let mut knock_at = [self.params.opp_knock_at; 2];
+            let mut knock_at = [self.opponent_knock_at(); 2];
             knock_at[seat.index()] = self.params.own_knock_at;
             for &c in live {
                 let mut rollout = base.clone();
@@ -532,6 +558,33 @@ impl Strategy for MonteCarlo {
 
     fn observes(&self) -> bool {
         self.base.observes()
+    }
+
+    fn end_hand(&mut self, view: &PlayerView<'_>, outcome: &crate::engine::HandOutcome) {
+        self.base.end_hand(view, outcome);
+        let crate::engine::HandOutcome::Showdown {
+            knocker, showdown, ..
+        } = outcome
+        else {
+            return;
+        };
+        let opponent = view.seat.other();
+        let ended_a_turn = view.events.iter().any(|e| {
+            matches!(e, crate::engine::Event::Discarded { seat, .. } if *seat == opponent)
+        });
+        if *knocker != view.seat || !ended_a_turn {
+            return;
+        }
+        let deadwood = meld::deadwood(showdown.defender.hand() | showdown.layoffs);
+        if (1..=view.knock_limit).contains(&deadwood) {
+            self.declined = Some(self.declined.map_or(deadwood, |d| d.min(deadwood)));
+            // Engine rollouts (rollout = tracker) hold their own threshold.
+            self.players[1] = Model {
+                rollout: self.params.rollout,
+                knock_at: self.opponent_knock_at(),
+            }
+            .player();
+        }
     }
 
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
@@ -723,6 +776,68 @@ mod tests {
             }
         }
         assert!(compared > 100 && differ > 10, "{compared} compared, {differ} differ");
+    }
+
+    /// `adapt`: B keeps 2C-4C, 7S-TS and AD 4D 2H (7 deadwood) at its turn
+    /// end instead of knocking; A then knocks and B's hand is shown: B is
+    /// modelled as knocking at 6 or less from then on. A's own hand shown
+    /// after B's knock, a hand B never ended a turn in, and `adapt = false`
+    /// change nothing.
+    #[test]
+    fn adapt_reads_a_declined_knock_from_the_shown_hand() {
+        let rules = Rules::standard();
+        let b_hand = "2C 3C 4C AD 4D 7S 8S 9S TS 2H";
+        let d = deck(NEAR_GIN, b_hand, "KH", "5S QD KC");
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        let play = |actions: &[(Seat, Action)]| {
+            let mut hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+            for &(seat, action) in actions {
+                hand.apply(seat, action).unwrap();
+            }
+            hand
+        };
+        let stock = Action::Draw(DrawSource::Stock);
+        let discard = |s: &str| Action::EndTurn(TurnEnd::Discard(c(s)));
+        let knock = |s: &str| Action::EndTurn(TurnEnd::Knock(c(s)));
+        let opening = [
+            (Seat::A, Action::TakeUpcard(false)),
+            (Seat::B, Action::TakeUpcard(false)),
+            (Seat::A, stock),
+            (Seat::A, discard("5S")),
+            (Seat::B, stock),
+            (Seat::B, discard("QD")),
+            (Seat::A, stock),
+            (Seat::A, knock("KC")),
+        ];
+        let read = |params: McParams, seat: Seat, actions: &[(Seat, Action)]| {
+            let hand = play(actions);
+            let mut mc = MonteCarlo::new(params, 1);
+            mc.end_hand(&hand.view(seat), hand.outcome().unwrap());
+            mc.opponent_knock_at()
+        };
+        let adapt = McParams {
+            adapt: true,
+            ..McParams::default()
+        };
+        assert_eq!(read(adapt.clone(), Seat::A, &opening), Some(6));
+        assert_eq!(read(McParams::default(), Seat::A, &opening), None);
+        // A lower fixed threshold stays.
+        let low = McParams {
+            opp_knock_at: Some(2),
+            ..adapt.clone()
+        };
+        assert_eq!(read(low, Seat::A, &opening), Some(2));
+        // B's view of the same showdown: A knocked, nothing was declined.
+        assert_eq!(read(adapt.clone(), Seat::B, &opening), None);
+        // A knocks before B has ended a turn: B's dealt hand was never a
+        // choice.
+        let early = [
+            (Seat::A, Action::TakeUpcard(false)),
+            (Seat::B, Action::TakeUpcard(false)),
+            (Seat::A, stock),
+            (Seat::A, knock("5S")),
+        ];
+        assert_eq!(read(adapt, Seat::A, &early), None);
     }
 
     const NEAR_GIN: &str = "AS 2S 3S 7C 7D 7H 9H TH JH KD";

@@ -38,6 +38,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("posterior", ParamType::Number, "a number from 0 to 10"),
         Param::new("rejections", ParamType::Number, "a number from 0 to 10"),
         Param::new("racing", ParamType::Boolean, "true or false"),
+        Param::new("adapt", ParamType::Boolean, "true or false"),
         Param::new("seed", ParamType::Integer, "an integer from 0 to 2^64 - 1"),
     ],
     None,
@@ -146,6 +147,11 @@ pub struct McParams {
     /// Sample worlds in rounds and drop clearly worse answers, saving the
     /// rollouts of easy decisions for close calls (`race.rs`).
     pub racing: bool,
+    /// Model the opponent in rollouts as knocking only below the least
+    /// deadwood it was seen to decline a knock with this game (its hand
+    /// shown after this player's knock, when it had ended a turn holding
+    /// those cards); see [`MonteCarlo::opponent_knock_at`].
+    pub adapt: bool,
     /// Mixed into the harness's seed.
     pub seed: u64,
 }
@@ -166,6 +172,7 @@ impl Default for McParams {
             posterior: 0.0,
             rejections: 0.0,
             racing: false,
+            adapt: false,
             confidence: 2.0,
             base: Rollout::Tracker,
             own_knock_at: None,
@@ -291,6 +298,9 @@ impl Params for McParams {
             "racing" => {
                 self.racing = value.read().ok_or(ParamError::Invalid)?;
             }
+            "adapt" => {
+                self.adapt = value.read().ok_or(ParamError::Invalid)?;
+            }
             "seed" => {
                 self.seed = value
                     .read()
@@ -413,6 +423,9 @@ impl fmt::Display for McParams {
         if self.racing != d.racing {
             params.push(format!("racing={}", self.racing));
         }
+        if self.adapt != d.adapt {
+            params.push(format!("adapt={}", self.adapt));
+        }
         if self.seed != d.seed {
             params.push(format!("seed={}", self.seed));
         }
@@ -442,7 +455,7 @@ mod tests {
             "mc",
             "mc:samples=256",
             "mc:own_rollout=frozen,own_knock_at=0",
-            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,rejections=1.5,calibrate=false,racing=true,seed=7",
+            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,rejections=1.5,calibrate=false,racing=true,adapt=true,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
             assert_eq!(profile.to_string(), text);
