@@ -417,7 +417,11 @@ impl MonteCarlo {
                 base = base.with_frozen(seat, rules);
             }
             let mut knock_at = [self.opponent_knock_at(); 2];
-            knock_at[seat.index()] = self.params.own_knock_at;
+            knock_at[seat.index()] = self.params.own_knock_at.or_else(|| {
+                self.frozen
+                    .as_ref()
+                    .map(|frozen| frozen.knock_at(view.rules))
+            });
             for &c in live {
                 let mut rollout = base.clone();
                 let outcome = rollout

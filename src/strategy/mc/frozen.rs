@@ -22,11 +22,13 @@
 //! The only thing that changes during the rollout is which cards are still
 //! live: a card thrown to the pile by either seat, or drawn by this one, is
 //! no longer an out. The
-//! knock is greedy's (at `own_knock_at`, else the knock limit), not the
-//! tracker's knock bar, which reads the opponent's estimated deadwood.
+//! knock is at a threshold ([`Frozen::knock_at`] unless `own_knock_at` is
+//! given): the tracker's knock bar with its estimate of the opponent's
+//! deadwood taken at the decision.
 
 use crate::cards::{Card, CardSet};
 use crate::meld;
+use crate::rules::Rules;
 use crate::strategy::Tracker;
 use crate::strategy::knowledge::{Knowledge, joiners};
 
@@ -43,6 +45,12 @@ pub struct Frozen {
     draw_outs: f32,
     /// How much more deadwood than the best a discard may leave (`slack`).
     slack: u8,
+    /// The tracker's estimate of the opponent's deadwood at the decision.
+    opponent_deadwood: f32,
+    /// The tracker's knock bar: `hold × undercut bonus + margin`, less
+    /// the undercut bonus (applied by [`Frozen::knock_at`]).
+    hold: f32,
+    margin: f32,
 }
 
 impl Frozen {
@@ -64,7 +72,22 @@ impl Frozen {
             outs: tracker.outs,
             draw_outs: tracker.draw_outs,
             slack: tracker.slack,
+            opponent_deadwood: knowledge.opponent_deadwood(),
+            hold: tracker.hold,
+            margin: tracker.margin,
         }
+    }
+
+    /// The knock threshold of the tracker's bar with the opponent's
+    /// deadwood estimate of the decision: the tracker knocks with deadwood
+    /// `d` when `estimate − d ≥ hold × undercut bonus + margin`, so at or
+    /// below `estimate − bar` (0: gin only). Under standard (bar 0) that is
+    /// about the knock limit; under eaai, hoyle and oklahoma (bar 45) gin
+    /// only, unless the opponent's hand looks very bad.
+    #[must_use]
+    pub fn knock_at(&self, rules: &Rules) -> u8 {
+        let bar = self.hold * rules.undercut_bonus as f32 + self.margin;
+        (self.opponent_deadwood - bar).floor().clamp(0.0, 255.0) as u8
     }
 
     /// The live outs of `hand`: the weights of the cards that would join a
@@ -186,18 +209,19 @@ impl Frozen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Action, Deck, Hand, Seat, Strategy, ask};
+    use crate::engine::{Action, Deck, Hand, Seat, Strategy, TurnEnd, ask};
     use crate::rules::Rules;
     use crate::strategy::best_discard_except;
     use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
 
     /// At the decision itself nothing is frozen yet: the rules give the
-    /// tracker's own draws and discards wherever the tracker does not
-    /// knock, over hands of every preset played by two trackers.
+    /// tracker's own draws, discards and knocks (a knock within the limit
+    /// exactly at or below [`Frozen::knock_at`]), over hands of every
+    /// preset played by two trackers.
     #[test]
     fn at_the_decision_it_plays_as_the_tracker() {
-        let mut compared = [0; 2];
+        let (mut compared, mut knocked) = ([0; 3], 0);
         for name in crate::rules::PRESETS {
             let rules = Rules::preset(name).unwrap();
             let mut decks = Pcg64Mcg::seed_from_u64(5);
@@ -229,7 +253,21 @@ mod tests {
                         assert_eq!(frozen.takes(view.hand, now, card, best, none), take);
                         compared[0] += 1;
                     }
-                    if let Action::EndTurn(crate::engine::TurnEnd::Discard(card)) = action {
+                    let best = best_discard_except(view.hand, view.taken_from_pile);
+                    let free = matches!(
+                        view.phase,
+                        crate::engine::Phase::EndTurn {
+                            must_knock: false,
+                            ..
+                        }
+                    );
+                    if free && (1..=view.knock_limit).contains(&best.deadwood) {
+                        let knocks = matches!(action, Action::EndTurn(TurnEnd::Knock(_)));
+                        assert_eq!(knocks, best.deadwood <= frozen.knock_at(&rules), "{name}");
+                        compared[2] += 1;
+                        knocked += usize::from(knocks);
+                    }
+                    if let Action::EndTurn(TurnEnd::Discard(card)) = action {
                         let best = best_discard_except(view.hand, view.taken_from_pile);
                         let ours = frozen.discard(view.hand, view.taken_from_pile, best, none);
                         assert_eq!(ours.card, card, "{name} {}", view.hand);
@@ -240,7 +278,8 @@ mod tests {
                 }
             }
         }
-        assert!(compared[0] > 1000 && compared[1] > 1000, "{compared:?}");
+        assert!(compared.iter().all(|&n| n > 200), "{compared:?}");
+        assert!(knocked > 20 && knocked < compared[2], "{knocked} of {compared:?}");
     }
 
     /// A thrown card is no longer an out: with JS QS and the KS gone, the

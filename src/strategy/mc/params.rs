@@ -62,8 +62,9 @@ pub enum OwnRollout {
     /// engine.
     Tracker,
     /// The tracker's draws and discards with the knowledge of the decision
-    /// frozen through the rollout, knocking as greedy
-    /// ([`Frozen`](super::Frozen)); needs `rollout = greedy`.
+    /// frozen through the rollout, knocking by the tracker's bar with the
+    /// decision's estimate ([`Frozen`](super::Frozen)); needs
+    /// `rollout = greedy`.
     Frozen,
 }
 
