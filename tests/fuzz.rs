@@ -792,7 +792,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     rejections,
                     calibrate,
                     racing,
-                    adapt,
+                    adapt: adapt && rollout == Rollout::Greedy,
                     seed,
                 }
             },

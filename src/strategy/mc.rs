@@ -138,9 +138,9 @@ pub struct MonteCarlo {
     /// This player's own play in rollouts at the current decision, with
     /// `own_rollout = frozen`.
     frozen: Option<Frozen>,
-    /// The least deadwood the opponent was seen to decline a knock with
+    /// The opponent's knocks short of gin and its declined knocks seen
     /// this game (read with `adapt`).
-    declined: Option<u8>,
+    seen: [u32; 2],
     /// Rollouts racing saved on easy decisions (without a per-game budget).
     savings: race::Savings,
 }
@@ -210,7 +210,7 @@ impl MonteCarlo {
             decisions: [0; 2],
             account,
             frozen: None,
-            declined: None,
+            seen: [0; 2],
             savings: race::Savings::default(),
         }
     }
@@ -223,26 +223,27 @@ impl MonteCarlo {
         self.decisions
     }
 
-    /// The knock threshold the opponent is modelled with in rollouts:
-    /// `opp_knock_at` (`None`: the knock limit), and with `adapt` at most
-    /// one below the least deadwood it declined to knock with this game.
+    /// With `adapt`, the chance that the opponent plays for gin rather
+    /// than knocking as soon as it may: the two kinds start even, and each
+    /// knock short of gin it was seen to make this game multiplies the odds
+    /// for gin by [`ADAPT_ODDS`], each knock it declined divides them by it.
+    /// That share of the worlds (chosen by the opponent's sampled hand)
+    /// model it in rollouts as knocking only with gin, the rest at
+    /// `opp_knock_at`. 0 without `adapt`.
     ///
     /// A decline is seen when this player knocks: the opponent's shown
     /// hand is the ten cards it kept at its last turn end, when it could
     /// have knocked with them if their deadwood was within the limit. A
     /// player that knocks as soon as it may (simple, greedy) never
-    /// declines, so it stays modelled as knocking at the limit; one that
-    /// plays for gin soon shows a low decline.
+    /// declines and soon shows a knock short of gin; one that plays for gin
+    /// declines.
     #[must_use]
-    pub fn opponent_knock_at(&self) -> Option<u8> {
-        let seen = self
-            .declined
-            .filter(|_| self.params.adapt)
-            .map(|d| d - 1);
-        match (self.params.opp_knock_at, seen) {
-            (Some(k), Some(s)) => Some(k.min(s)),
-            (k, s) => k.or(s),
+    pub fn gin_chance(&self) -> f64 {
+        if !self.params.adapt {
+            return 0.0;
         }
+        let [knocks, declines] = self.seen.map(f64::from);
+        1.0 / (1.0 + ADAPT_ODDS.powf(declines - knocks))
     }
 
     /// Samples one world consistent with `view` (see the module docs).
@@ -416,7 +417,10 @@ impl MonteCarlo {
             if let Some(rules) = &self.frozen {
                 base = base.with_frozen(seat, rules);
             }
-            let mut knock_at = [self.opponent_knock_at(); 2];
+            let mut knock_at = [self.params.opp_knock_at; 2];
+            if self.params.adapt && gin_world(world.opponent, self.gin_chance()) {
+                knock_at = [Some(0); 2];
+            }
             knock_at[seat.index()] = self.params.own_knock_at.or_else(|| {
                 self.frozen
                     .as_ref()
@@ -519,6 +523,22 @@ struct Sampled<'v> {
     scratch: Option<Hand<'v>>,
 }
 
+/// How much one knock short of gin (or one declined knock) seen from the
+/// opponent shifts the odds that it plays for gin ([`MonteCarlo::gin_chance`]):
+/// a tenth, not zero, because a player holding for gin may still knock
+/// when the stock runs low, and a knocker may hold a hand it expects to
+/// undercut.
+pub const ADAPT_ODDS: f64 = 0.1;
+
+/// Whether the world whose opponent holds `opponent` models it as playing
+/// for gin, for a share `chance` of worlds: a hash of the hand against
+/// `chance`, so the choice needs no draw from the sampling generator and
+/// the worlds stay those of the same seed without `adapt`.
+fn gin_world(opponent: CardSet, chance: f64) -> bool {
+    let u = (crate::seed::mix(opponent.bits()) >> 11) as f64 / (1u64 << 53) as f64;
+    u < chance
+}
+
 /// Tables built once per key and shared by every player in the process.
 type Shared<K, V> = Mutex<Vec<(K, Arc<V>)>>;
 
@@ -573,21 +593,16 @@ impl Strategy for MonteCarlo {
             return;
         };
         let opponent = view.seat.other();
+        if *knocker == opponent {
+            self.seen[0] += u32::from(!showdown.is_gin());
+            return;
+        }
         let ended_a_turn = view.events.iter().any(|e| {
             matches!(e, crate::engine::Event::Discarded { seat, .. } if *seat == opponent)
         });
-        if *knocker != view.seat || !ended_a_turn {
-            return;
-        }
         let deadwood = meld::deadwood(showdown.defender.hand() | showdown.layoffs);
-        if (1..=view.knock_limit).contains(&deadwood) {
-            self.declined = Some(self.declined.map_or(deadwood, |d| d.min(deadwood)));
-            // Engine rollouts (rollout = tracker) hold their own threshold.
-            self.players[1] = Model {
-                rollout: self.params.rollout,
-                knock_at: self.opponent_knock_at(),
-            }
-            .player();
+        if ended_a_turn && (1..=view.knock_limit).contains(&deadwood) {
+            self.seen[1] += 1;
         }
     }
 
@@ -783,10 +798,10 @@ mod tests {
     }
 
     /// `adapt`: B keeps 2C-4C, 7S-TS and AD 4D 2H (7 deadwood) at its turn
-    /// end instead of knocking; A then knocks and B's hand is shown: B is
-    /// modelled as knocking at 6 or less from then on. A's own hand shown
-    /// after B's knock, a hand B never ended a turn in, and `adapt = false`
-    /// change nothing.
+    /// end instead of knocking; A then knocks and B's hand is shown: the
+    /// odds that B plays for gin go from even to 10 to 1. Seen from B, A
+    /// knocked short of gin: 1 to 10. A hand B never ended a turn in says
+    /// nothing, and without `adapt` the chance is 0.
     #[test]
     fn adapt_reads_a_declined_knock_from_the_shown_hand() {
         let rules = Rules::standard();
@@ -817,22 +832,16 @@ mod tests {
             let hand = play(actions);
             let mut mc = MonteCarlo::new(params, 1);
             mc.end_hand(&hand.view(seat), hand.outcome().unwrap());
-            mc.opponent_knock_at()
+            mc.gin_chance()
         };
         let adapt = McParams {
             adapt: true,
             ..McParams::default()
         };
-        assert_eq!(read(adapt.clone(), Seat::A, &opening), Some(6));
-        assert_eq!(read(McParams::default(), Seat::A, &opening), None);
-        // A lower fixed threshold stays.
-        let low = McParams {
-            opp_knock_at: Some(2),
-            ..adapt.clone()
-        };
-        assert_eq!(read(low, Seat::A, &opening), Some(2));
-        // B's view of the same showdown: A knocked, nothing was declined.
-        assert_eq!(read(adapt.clone(), Seat::B, &opening), None);
+        let near = |got: f64, want: f64| assert!((got - want).abs() < 1e-12, "{got} {want}");
+        near(read(adapt.clone(), Seat::A, &opening), 10.0 / 11.0);
+        near(read(McParams::default(), Seat::A, &opening), 0.0);
+        near(read(adapt.clone(), Seat::B, &opening), 1.0 / 11.0);
         // A knocks before B has ended a turn: B's dealt hand was never a
         // choice.
         let early = [
@@ -841,7 +850,18 @@ mod tests {
             (Seat::A, stock),
             (Seat::A, knock("5S")),
         ];
-        assert_eq!(read(adapt, Seat::A, &early), None);
+        near(read(adapt, Seat::A, &early), 0.5);
+        // The share of gin worlds follows the chance.
+        let mut decks = Pcg64Mcg::seed_from_u64(3);
+        for chance in [0.1, 0.5, 0.9] {
+            let gin = (0..4000)
+                .filter(|_| {
+                    let deck = crate::engine::Deck::shuffled(&mut decks);
+                    gin_world(deck.cards()[..10].iter().copied().collect(), chance)
+                })
+                .count();
+            assert!((f64::from(gin as u32) / 4000.0 - chance).abs() < 0.03, "{chance}: {gin}");
+        }
     }
 
     const NEAR_GIN: &str = "AS 2S 3S 7C 7D 7H 9H TH JH KD";

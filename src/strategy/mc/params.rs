@@ -148,10 +148,9 @@ pub struct McParams {
     /// Sample worlds in rounds and drop clearly worse answers, saving the
     /// rollouts of easy decisions for close calls (`race.rs`).
     pub racing: bool,
-    /// Model the opponent in rollouts as knocking only below the least
-    /// deadwood it was seen to decline a knock with this game (its hand
-    /// shown after this player's knock, when it had ended a turn holding
-    /// those cards); see [`MonteCarlo::opponent_knock_at`].
+    /// Model the opponent in a share of the rollouts as playing for gin,
+    /// the share read from the knocks it made and declined this game
+    /// ([`MonteCarlo::gin_chance`]); needs `rollout = greedy`.
     pub adapt: bool,
     /// Mixed into the harness's seed.
     pub seed: u64,
@@ -346,6 +345,9 @@ impl Params for McParams {
     }
 
     fn check(&self) -> Result<(), &'static str> {
+        if self.adapt && self.rollout != Rollout::Greedy {
+            return Err("adapt models the opponent on greedy rollouts: give rollout=greedy (the default) with it");
+        }
         if self.own_rollout == Some(OwnRollout::Frozen) && self.rollout != Rollout::Greedy {
             return Err("own_rollout=frozen plays on greedy rollouts: give rollout=greedy (the default) with it");
         }
@@ -456,7 +458,8 @@ mod tests {
             "mc",
             "mc:samples=256",
             "mc:own_rollout=frozen,own_knock_at=0",
-            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,rejections=1.5,calibrate=false,racing=true,adapt=true,seed=7",
+            "mc:opp_knock_at=3,adapt=true",
+            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,rejections=1.5,calibrate=false,racing=true,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
             assert_eq!(profile.to_string(), text);
