@@ -47,8 +47,8 @@ pub struct Frozen {
     slack: u8,
     /// The tracker's estimate of the opponent's deadwood at the decision.
     opponent_deadwood: f32,
-    /// The tracker's knock bar: `hold × undercut bonus + margin`, less
-    /// the undercut bonus (applied by [`Frozen::knock_at`]).
+    /// The tracker's knock bar is `hold × undercut bonus + margin`; the
+    /// bonus comes with the rules ([`Frozen::knock_at`]).
     hold: f32,
     margin: f32,
 }

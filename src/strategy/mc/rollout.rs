@@ -541,6 +541,26 @@ mod tests {
         }
     }
 
+    /// Applies `action` to `rollout`, plays it out with `knock_at` and
+    /// checks it ends with the engine's `expected` winner and points.
+    fn ends_as(
+        mut rollout: GreedyRollout<'_>,
+        action: Action,
+        knock_at: [Option<u8>; 2],
+        expected: &HandOutcome,
+        view: &PlayerView<'_>,
+        world: &super::super::World,
+    ) {
+        let got = rollout
+            .apply(action)
+            .unwrap_or_else(|| rollout.play(knock_at));
+        assert_eq!(
+            got.winner(),
+            expected.winner(),
+            "{action:?} with {knock_at:?} in {view:?} / {world:?}"
+        );
+    }
+
     /// From states of real hands (tracker against greedy, so the states
     /// are not only greedy's) under every preset, an eleven-card deal, the
     /// last-discard rule and a short turn cap: every legal action in
@@ -567,15 +587,8 @@ mod tests {
         let (mut compared, mut ends) = (0, std::collections::BTreeSet::new());
         for_each_rollout(&variants, 17, 25, 3, |view, _, world, action, knock_at| {
             let expected = engine(view, world, action, knock_at);
-            let mut rollout = GreedyRollout::new(view, world.opponent, &world.stock);
-            let got = rollout
-                .apply(action)
-                .unwrap_or_else(|| rollout.play(knock_at));
-            assert_eq!(
-                got.winner(),
-                expected.winner(),
-                "{action:?} with {knock_at:?} in {view:?} / {world:?}"
-            );
+            let rollout = GreedyRollout::new(view, world.opponent, &world.stock);
+            ends_as(rollout, action, knock_at, &expected, view, world);
             ends.insert(match expected {
                 HandOutcome::Void(reason) => format!("{reason:?}"),
                 HandOutcome::Showdown { score, .. } => format!("{:?}", score.end),
@@ -799,16 +812,9 @@ mod tests {
                     play_hand(&mut h, &mut table).unwrap()
                 }
             };
-            let mut rollout =
+            let rollout =
                 GreedyRollout::new(view, world.opponent, &world.stock).with_frozen(seat, &frozen);
-            let got = rollout
-                .apply(action)
-                .unwrap_or_else(|| rollout.play(knock_at));
-            assert_eq!(
-                got.winner(),
-                expected.winner(),
-                "{action:?} with {knock_at:?} in {view:?} / {world:?}"
-            );
+            ends_as(rollout, action, knock_at, &expected, view, world);
             let greedy = engine(view, world, action, knock_at);
             differ += usize::from(greedy.winner() != expected.winner());
             compared += 1;
