@@ -226,7 +226,8 @@ impl MonteCarlo {
     /// With `adapt`, the chance that the opponent plays for gin rather
     /// than knocking as soon as it may: the two kinds start even, and each
     /// knock short of gin it was seen to make this game multiplies the odds
-    /// for gin by [`ADAPT_ODDS`], each knock it declined divides them by it.
+    /// for gin by `ADAPT_ODDS` (a tenth), each knock it declined divides
+    /// them by it.
     /// That share of the worlds (chosen by the opponent's sampled hand)
     /// model it in rollouts as knocking only with gin, the rest at
     /// `opp_knock_at`. 0 without `adapt`.
