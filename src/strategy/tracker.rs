@@ -324,12 +324,12 @@ impl Tracker {
 }
 
 /// The deadwood value of the card at `bit` of a [`CardSet`].
-fn bit_value(bit: u32) -> u8 {
+pub(crate) fn bit_value(bit: u32) -> u8 {
     (bit % 16 + 1).min(10) as u8
 }
 
 /// The cards whose deadwood value is at least `least`.
-fn worth_at_least(least: u8) -> CardSet {
+pub(crate) fn worth_at_least(least: u8) -> CardSet {
     // Rank r is worth min(r + 1, 10).
     let ranks: u64 = match least {
         0 | 1 => 0x1FFF,

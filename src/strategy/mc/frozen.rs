@@ -30,6 +30,7 @@ use crate::cards::{Card, CardSet};
 use crate::meld;
 use crate::rules::Rules;
 use crate::strategy::Tracker;
+use crate::strategy::tracker::{bit_value, worth_at_least};
 use crate::strategy::knowledge::{Knowledge, joiners};
 
 /// The tracker's rules over the knowledge of one decision.
@@ -165,44 +166,47 @@ impl Frozen {
         } else {
             best.deadwood + best.card.value()
         };
-        let least = all.saturating_sub(limit);
-        let mut candidates = hand.without(best.card);
+        let mut candidates = hand.without(best.card) & worth_at_least(all.saturating_sub(limit));
         if let Some(card) = taken {
             candidates.remove(card);
         }
-        let mut choice = best;
+        if candidates.is_empty() {
+            return best;
+        }
+        let (hand_bits, meldable_bits) = (hand.bits(), meldable.bits());
+        let known = gone | hand;
+        // Summed in the tracker's order, so that its near-ties fall the
+        // same way.
+        let value = |bit: u32, left: u8| {
+            let kept = CardSet::from_bits_truncate(hand_bits & !(1 << bit));
+            f32::from(left) + (self.charge[bit as usize] - self.outs * self.live_outs(kept, known))
+        };
+        let mut choice = None;
         let mut score = None;
         // Highest card first, so that exact ties keep the higher card.
-        for card in candidates.into_iter().rev() {
-            if card.value() < least {
-                continue;
-            }
-            let left = if meldable.contains(card) {
-                meld::deadwood(hand.without(card))
+        let mut bits = candidates.bits();
+        while bits != 0 {
+            let bit = 63 - bits.leading_zeros();
+            bits &= !(1 << bit);
+            let left = if meldable_bits >> bit & 1 == 1 {
+                meld::deadwood(CardSet::from_bits_truncate(hand_bits & !(1 << bit)))
             } else {
-                all - card.value()
+                all - bit_value(bit)
             };
             if left > limit {
                 continue;
             }
-            // Summed in the tracker's order, so that its near-ties fall
-            // the same way.
-            let value = |c: Card, left: u8| {
-                let extra = self.charge[c.bit() as usize]
-                    - self.outs * self.live_outs(hand.without(c), gone | hand);
-                f32::from(left) + extra
-            };
-            let current = *score.get_or_insert_with(|| value(best.card, best.deadwood));
-            let v = value(card, left);
+            let current = *score.get_or_insert_with(|| value(best.card.bit(), best.deadwood));
+            let v = value(bit, left);
             if v < current - 1e-4 {
-                choice = meld::Discard {
-                    card,
-                    deadwood: left,
-                };
+                choice = Some((bit, left));
                 score = Some(v);
             }
         }
-        choice
+        choice.map_or(best, |(bit, deadwood)| meld::Discard {
+            card: Card::from_bit(bit).expect("a card of the hand"),
+            deadwood,
+        })
     }
 }
 
