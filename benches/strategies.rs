@@ -28,7 +28,10 @@
 //! - `mc/budget_ms=2`: the `mc` player given 2 ms a decision (its worlds
 //!   resolved at the fixed rate), timed as `mc/samples=<K>`;
 //!   `mc/budget_ms=2,racing` the same with racing, and
-//!   `mc/budget_ms=2,own_rollout=frozen` with frozen own play.
+//!   `mc/budget_ms=2,own_rollout=frozen` with frozen own play, and
+//!   `mc/budget_ms=2,own_rollout=frozen,frozen_turns=2` with only its
+//!   first two rollout turns frozen (`...,adapt` also reading the
+//!   opponent's kind).
 //!
 //! Results are checked against a first run, so a fast wrong player fails.
 //!
@@ -342,7 +345,22 @@ fn bench_mc(c: &mut Criterion) {
         .parse::<Profile>()
         .unwrap();
     let frozen = frozen.params::<McParams>().expect("an mc profile").clone();
-    players.push(("budget_ms=2,own_rollout=frozen".into(), frozen));
+    players.push(("budget_ms=2,own_rollout=frozen".into(), frozen.clone()));
+    // The same with only its first two turns of a rollout frozen.
+    let two = McParams {
+        frozen_turns: Some(2),
+        ..frozen
+    };
+    players.push((
+        "budget_ms=2,own_rollout=frozen,frozen_turns=2".into(),
+        two.clone(),
+    ));
+    // And with the opponent read as a knocker or a gin player.
+    let adapt = McParams { adapt: true, ..two };
+    players.push((
+        "budget_ms=2,own_rollout=frozen,frozen_turns=2,adapt".into(),
+        adapt,
+    ));
     for (id, params) in players {
         let run = || {
             let mut mc = MonteCarlo::new(params.clone(), 1);

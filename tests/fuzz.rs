@@ -736,7 +736,13 @@ fn tracker() -> impl Strategy<Value = Tracker> {
 fn mc_params() -> impl Strategy<Value = McParams> {
     let rollout = select(vec![Rollout::Greedy, Rollout::Tracker]);
     (
-        (1u32..=4096, rollout.clone(), rollout, 1u8..=11),
+        (
+            1u32..=4096,
+            rollout.clone(),
+            rollout,
+            1u8..=11,
+            prop::option::of(1u8..=30),
+        ),
         (
             prop::option::of(0u8..=10),
             prop::option::of(0u8..=10),
@@ -760,19 +766,20 @@ fn mc_params() -> impl Strategy<Value = McParams> {
     )
         .prop_map(
             |(
-                (samples, rollout, base, discards),
+                (samples, rollout, base, discards, frozen_turns),
                 (own, opp, own_rollout, posterior, rejections),
                 (w, o, confidence, calibrate, seed, racing, adapt),
             )| {
+                // Frozen plays on greedy rollouts only.
+                let own_rollout =
+                    own_rollout.filter(|&o| o != OwnRollout::Frozen || rollout == Rollout::Greedy);
                 McParams {
                     samples,
                     budget_ms: None,
                     game_budget_ms: None,
                     game_worlds: None,
                     rollout,
-                    // Frozen plays on greedy rollouts only.
-                    own_rollout: own_rollout
-                        .filter(|&o| o != OwnRollout::Frozen || rollout == Rollout::Greedy),
+                    own_rollout,
                     base,
                     discards,
                     own_knock_at: own,
@@ -793,6 +800,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     calibrate,
                     racing,
                     adapt: adapt && rollout == Rollout::Greedy,
+                    frozen_turns: frozen_turns.filter(|_| own_rollout == Some(OwnRollout::Frozen)),
                     seed,
                 }
             },
@@ -837,7 +845,8 @@ fn profile() -> impl Strategy<Value = Profile> {
 const PROFILE_KEYS: &[&str] = &[
     "knock_prob", "knock_at", "schedule", "safety", "slack", "outs", "draw_outs", "hold", "margin",
     "late_stock", "samples", "rollout", "base", "own_knock_at", "opp_knock_at", "weighting",
-    "objective", "discards", "confidence", "calibrate", "seed", "knock", "", "KNOCK_AT",
+    "objective", "discards", "confidence", "calibrate", "seed", "own_rollout", "adapt",
+    "frozen_turns", "knock", "", "KNOCK_AT",
     "knock_at ", "x",
 ];
 

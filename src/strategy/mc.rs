@@ -417,6 +417,9 @@ impl MonteCarlo {
             let mut base = GreedyRollout::new(view, world.opponent, &world.stock);
             if let Some(rules) = &self.frozen {
                 base = base.with_frozen(seat, rules);
+                if let Some(turns) = self.params.frozen_turns {
+                    base = base.frozen_for(u32::from(turns));
+                }
             }
             let mut knock_at = [self.params.opp_knock_at; 2];
             if self.params.adapt && gin_world(world.opponent, self.gin_chance()) {

@@ -39,6 +39,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("rejections", ParamType::Number, "a number from 0 to 10"),
         Param::new("racing", ParamType::Boolean, "true or false"),
         Param::new("adapt", ParamType::Boolean, "true or false"),
+        Param::new("frozen_turns", ParamType::Integer, "an integer from 1 to 30"),
         Param::new("seed", ParamType::Integer, "an integer from 0 to 2^64 - 1"),
     ],
     None,
@@ -152,6 +153,10 @@ pub struct McParams {
     /// the share read from the knocks it made and declined this game
     /// ([`MonteCarlo::gin_chance`]); needs `rollout = greedy`.
     pub adapt: bool,
+    /// With `own_rollout = frozen`: how many of this player's turns in a
+    /// rollout follow the frozen rules; later ones draw and discard as
+    /// greedy (the knock threshold stays). `None`: every turn.
+    pub frozen_turns: Option<u8>,
     /// Mixed into the harness's seed.
     pub seed: u64,
 }
@@ -173,6 +178,7 @@ impl Default for McParams {
             rejections: 0.0,
             racing: false,
             adapt: false,
+            frozen_turns: None,
             confidence: 2.0,
             base: Rollout::Tracker,
             own_knock_at: None,
@@ -301,6 +307,14 @@ impl Params for McParams {
             "adapt" => {
                 self.adapt = value.read().ok_or(ParamError::Invalid)?;
             }
+            "frozen_turns" => {
+                self.frozen_turns = Some(
+                    value
+                        .read()
+                        .filter(|n| (1..=30).contains(n))
+                        .ok_or(ParamError::Invalid)?,
+                );
+            }
             "seed" => {
                 self.seed = value
                     .read()
@@ -347,6 +361,9 @@ impl Params for McParams {
     fn check(&self) -> Result<(), &'static str> {
         if self.adapt && self.rollout != Rollout::Greedy {
             return Err("adapt models the opponent on greedy rollouts: give rollout=greedy (the default) with it");
+        }
+        if self.frozen_turns.is_some() && self.own_rollout != Some(OwnRollout::Frozen) {
+            return Err("frozen_turns limits own_rollout=frozen: give own_rollout=frozen with it");
         }
         if self.own_rollout == Some(OwnRollout::Frozen) && self.rollout != Rollout::Greedy {
             return Err("own_rollout=frozen plays on greedy rollouts: give rollout=greedy (the default) with it");
@@ -429,6 +446,9 @@ impl fmt::Display for McParams {
         if self.adapt != d.adapt {
             params.push(format!("adapt={}", self.adapt));
         }
+        if let Some(n) = self.frozen_turns {
+            params.push(format!("frozen_turns={n}"));
+        }
         if self.seed != d.seed {
             params.push(format!("seed={}", self.seed));
         }
@@ -458,6 +478,7 @@ mod tests {
             "mc",
             "mc:samples=256",
             "mc:own_rollout=frozen,own_knock_at=0",
+            "mc:own_rollout=frozen,adapt=true,frozen_turns=2",
             "mc:opp_knock_at=3,adapt=true",
             "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,rejections=1.5,calibrate=false,racing=true,seed=7",
         ] {
@@ -483,6 +504,9 @@ mod tests {
         assert!(e("mc:own_rollout=mc").contains("greedy, tracker or frozen"));
         let frozen = e("mc:own_rollout=frozen,rollout=tracker");
         assert!(frozen.contains("give rollout=greedy"), "{frozen}");
+        let turns = e("mc:frozen_turns=2");
+        assert!(turns.contains("give own_rollout=frozen"), "{turns}");
+        assert!(e("mc:own_rollout=frozen,frozen_turns=0").contains("1 to 30"));
         assert!(e("mc:weighting=yes").contains("none or tracker"));
         assert!(e("mc:objective=elo").contains("points or game"));
         assert!(e("mc:seed=-1").contains("2^64"));
