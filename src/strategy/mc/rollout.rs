@@ -111,15 +111,18 @@ impl<'a> GreedyRollout<'a> {
     /// (knocking as greedy does, at its threshold).
     #[must_use]
     pub fn with_frozen(mut self, seat: Seat, rules: &'a Frozen) -> GreedyRollout<'a> {
-        self.frozen = Some((seat, rules));
+        self.frozen = (self.frozen_turns > 0).then_some((seat, rules));
         self
     }
 
     /// The same state with the frozen seat playing by its rules for its
-    /// next `turns` discards only, and as greedy after them.
+    /// next `turns` discards only, and as greedy after them (0: not at all).
     #[must_use]
     pub fn frozen_for(mut self, turns: u32) -> GreedyRollout<'a> {
         self.frozen_turns = turns;
+        if turns == 0 {
+            self.frozen = None;
+        }
         self
     }
 
@@ -809,8 +812,8 @@ mod tests {
     /// states under every preset and several knock thresholds ends as the
     /// engine ends it with [`FrozenPlayer`] in that seat and greedy in the
     /// other, with the frozen rules for every turn, for one or for two
-    /// ([`GreedyRollout::frozen_for`]); and the frozen rules often end a
-    /// hand otherwise than greedy.
+    /// ([`GreedyRollout::frozen_for`]; for none it ends as greedy's); and
+    /// the frozen rules often end a hand otherwise than greedy.
     #[test]
     fn frozen_rollouts_end_as_the_engine_ends_them() {
         let mut variants: Vec<Rules> = crate::rules::PRESETS
@@ -851,6 +854,11 @@ mod tests {
             ends_as(rollout, action, knock_at, &expected, view, world);
             let greedy = engine(view, world, action, knock_at);
             differ[compared % 3] += usize::from(greedy.winner() != expected.winner());
+            // No frozen turns, in either order of the builders: greedy.
+            let none = GreedyRollout::new(view, world.opponent, &world.stock);
+            let (a, b) = (none.clone(), none);
+            ends_as(a.frozen_for(0).with_frozen(seat, &frozen), action, knock_at, &greedy, view, world);
+            ends_as(b.with_frozen(seat, &frozen).frozen_for(0), action, knock_at, &greedy, view, world);
             compared += 1;
         });
         // Fewer frozen turns differ from greedy less often, but still do.
