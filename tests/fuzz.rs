@@ -82,8 +82,10 @@ fn toml_str(text: &str) -> String {
 fn file_type_fits(key: &str, value: &toml::Value) -> bool {
     use toml::Value::{Boolean, Float, Integer, String};
     match key {
-        "schedule" | "rollout" | "base" | "weighting" | "objective" => matches!(value, String(_)),
-        "calibrate" => matches!(value, Boolean(_)),
+        "schedule" | "rollout" | "own_rollout" | "base" | "weighting" | "objective" => {
+            matches!(value, String(_))
+        }
+        "calibrate" | "adapt" => matches!(value, Boolean(_)),
         "knock_prob" | "safety" | "outs" | "draw_outs" | "hold" | "margin" | "confidence" => {
             matches!(value, Integer(_) | Float(_))
         }
@@ -855,7 +857,7 @@ const PROFILE_KEYS: &[&str] = &[
 const PROFILE_VALUES: &[&str] = &[
     "0", "1", "5", "10", "11", "20", "31", "32", "-1", "-0", "0.5", "1.5", "5.0", "1e1", "-50",
     "-51", "50.5", "4096", "4097", "256", "18446744073709551615", "18446744073709551616", "nan",
-    "NaN", "inf", "-inf", "+5", "0x5", "1_0", "", " ", "٥", "𝟓", "greedy", "tracker", "none",
+    "NaN", "inf", "-inf", "+5", "0x5", "1_0", "", " ", "٥", "𝟓", "greedy", "tracker", "frozen", "none",
     "points", "game", "true", "false", "TRUE", "20:5/10:2", "10:2/20:5", "20:5/20:2", "20:11",
     "20:5/", ":", "20", "4294967296:5", "20:-1",
 ];
@@ -940,7 +942,10 @@ proptest! {
                         prop_assert!(message.contains(&format!("`{key}` twice")), "{message}");
                     }
                     ProfileError::Conflict { kind: k, .. } => {
-                        prop_assert!(message.contains(k) && message.contains("not both"), "{message}");
+                        // Either two parameters that exclude each other, or
+                        // one that needs another: the message says which.
+                        let says = message.contains("not both") || message.contains(": give ");
+                        prop_assert!(message.contains(k) && says, "{message}");
                     }
                     ProfileError::File(_) => prop_assert!(false, "{message}"),
                 }

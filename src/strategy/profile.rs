@@ -294,7 +294,8 @@ pub enum ProfileError {
         /// The inline profile.
         text: String,
     },
-    /// Two parameters that exclude each other.
+    /// Two parameters that exclude each other, or one given without the
+    /// parameter it needs.
     #[error("strategy `{kind}` {message}")]
     Conflict {
         /// The kind.
@@ -515,11 +516,13 @@ impl Profile {
         })
     }
 
-    /// The kind's check of the parameters as a whole.
+    /// The kind's check of the parameters as a whole: a refusal names the
+    /// kind, as one parameter's does.
     fn check(&self) -> Result<(), ProfileError> {
-        self.0
-            .check()
-            .map_err(|message| ProfileError::File(message.to_owned()))
+        self.0.check().map_err(|message| ProfileError::Conflict {
+            kind: self.kind().name,
+            message,
+        })
     }
 }
 
