@@ -31,7 +31,7 @@
 //!   `mc/budget_ms=2,own_rollout=frozen` with frozen own play, and
 //!   `mc/budget_ms=2,own_rollout=frozen,frozen_turns=2` with only its
 //!   first two rollout turns frozen (`...,adapt` also reading the
-//!   opponent's kind).
+//!   opponent's kind; `...,frozen_turns=1,adapt` with one turn frozen).
 //!
 //! Results are checked against a first run, so a fast wrong player fails.
 //!
@@ -355,11 +355,20 @@ fn bench_mc(c: &mut Criterion) {
         "budget_ms=2,own_rollout=frozen,frozen_turns=2".into(),
         two.clone(),
     ));
-    // And with the opponent read as a knocker or a gin player.
+    // And with the opponent read as a knocker or a gin player, with two
+    // frozen turns or one.
     let adapt = McParams { adapt: true, ..two };
     players.push((
         "budget_ms=2,own_rollout=frozen,frozen_turns=2,adapt".into(),
-        adapt,
+        adapt.clone(),
+    ));
+    let one = McParams {
+        frozen_turns: Some(1),
+        ..adapt
+    };
+    players.push((
+        "budget_ms=2,own_rollout=frozen,frozen_turns=1,adapt".into(),
+        one,
     ));
     for (id, params) in players {
         let run = || {
