@@ -243,7 +243,7 @@ impl Params for Arc<Bot> {
     fn check(&self) -> Result<(), &'static str> {
         match self.spec().command.first() {
             Some(program) if !program.is_empty() => Ok(()),
-            _ => Err("an external profile needs command = [\"PROGRAM\", \"ARG\", ...]"),
+            _ => Err("needs command = [\"PROGRAM\", \"ARG\", ...]"),
         }
     }
 
