@@ -32,6 +32,13 @@
 //!   `mc/budget_ms=2,own_rollout=frozen,frozen_turns=2` with only its
 //!   first two rollout turns frozen (`...,adapt` also reading the
 //!   opponent's kind; `...,frozen_turns=1,adapt` with one turn frozen).
+//! - `games/<A>_vs_<B>`: the cost of a decision of A over whole eaai games
+//!   against B (simple, and mc with 64 worlds: issue 17's two targets),
+//!   where `mc/...` times the first hand of a game against greedy. A is
+//!   built afresh for every game, as `ginlab run` builds it, so what A
+//!   reads about B during a game (`adapt`) changes the cost as it would in
+//!   a run. B's answers are recorded once and replayed, so only A's time is
+//!   counted; one element is one decision asked of A.
 //!
 //! Results are checked against a first run, so a fast wrong player fails.
 //!
@@ -40,7 +47,9 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ginlab::engine::{Deck, DrawSource, Hand, PlayerView, Seat, Strategy, TurnEnd, ask, play_hand};
+use ginlab::engine::{
+    Deck, DrawSource, Hand, PlayerView, Seat, Strategy, TurnEnd, ask, play_game, play_hand,
+};
 use ginlab::rules::Rules;
 use ginlab::strategy::{
     Frozen, Greedy, GreedyRollout, Knowledge, McParams, MonteCarlo, Profile, Tracker,
@@ -128,7 +137,7 @@ enum Answer {
     End(TurnEnd),
 }
 
-/// Plays `inner` and records its answers.
+/// Plays `inner` and records its answers (their count is the decisions asked).
 struct Recorder {
     inner: Box<dyn Strategy>,
     answers: Vec<Answer>,
@@ -146,6 +155,12 @@ impl Strategy for Recorder {
     }
     fn observe(&mut self, view: &PlayerView<'_>, event: &ginlab::engine::Event) {
         self.inner.observe(view, event);
+    }
+    fn end_hand(&mut self, view: &PlayerView<'_>, outcome: &ginlab::engine::HandOutcome) {
+        self.inner.end_hand(view, outcome);
+    }
+    fn end_game(&mut self, seat: Seat, result: &ginlab::engine::GameResult) {
+        self.inner.end_game(seat, result);
     }
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
         let take = self.inner.take_upcard(view);
@@ -386,11 +401,75 @@ fn bench_mc(c: &mut Criterion) {
     group.finish();
 }
 
+/// Plays `games` whole games from `seed`'s decks and first dealers, A built
+/// afresh for each by `build`; A's decisions and the games A won.
+fn play_games(
+    rules: &Rules,
+    seed: u64,
+    games: usize,
+    build: &dyn Fn() -> Box<dyn Strategy>,
+    b: &mut dyn Strategy,
+) -> (u64, u64) {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let (mut asked, mut won) = (0, 0);
+    for _ in 0..games {
+        let mut a = Recorder {
+            inner: build(),
+            answers: Vec::new(),
+        };
+        let mut players: [&mut dyn Strategy; 2] = [&mut a, &mut *b];
+        let result = play_game(rules, &mut players, &mut rng, |_, _| {}).unwrap();
+        asked += a.answers.len() as u64;
+        won += u64::from(result.winner == Seat::A);
+    }
+    (asked, won)
+}
+
+fn bench_games(c: &mut Criterion) {
+    let rules = Rules::eaai();
+    let games = 6;
+    let mut group = c.benchmark_group("games");
+    group.sample_size(10);
+    for a in ["mc-2ms", "mc-frozen-2ms"] {
+        let path = format!("{}/strategies/{a}.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (profile, _) = Profile::from_toml(&text).unwrap();
+        let build = || profile.build(1);
+        for b in ["simple", "mc"] {
+            let opponent: Profile = b.parse().unwrap();
+            let mut recorder = Recorder {
+                inner: opponent.build(2),
+                answers: Vec::new(),
+            };
+            let (asked, won) = play_games(&rules, 13, games, &build, &mut recorder);
+            eprintln!("games/{a}_vs_{b}: {games} games, A won {won}, {asked} decisions of A");
+            let answers = recorder.answers;
+            group.throughput(Throughput::Elements(asked));
+            group.bench_function(
+                BenchmarkId::from_parameter(format!("{a}_vs_{b}")),
+                |bench| {
+                    bench.iter(|| {
+                        let mut replay = Replay {
+                            answers: answers.iter(),
+                        };
+                        assert_eq!(
+                            play_games(&rules, 13, games, &build, &mut replay),
+                            (asked, won)
+                        );
+                    })
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     bench_hands,
     bench_decisions,
     bench_rollouts,
-    bench_mc
+    bench_mc,
+    bench_games
 );
 criterion_main!(benches);
