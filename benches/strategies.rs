@@ -430,10 +430,20 @@ fn bench_games(c: &mut Criterion) {
     let games = 6;
     let mut group = c.benchmark_group("games");
     group.sample_size(10);
-    for a in ["mc-2ms", "mc-frozen-2ms"] {
-        let path = format!("{}/strategies/{a}.toml", env!("CARGO_MANIFEST_DIR"));
+    // Profiles of strategies/, one with a parameter added.
+    for (file, extra) in [
+        ("mc-2ms", None),
+        ("mc-frozen-2ms", None),
+        ("mc-frozen-2ms", Some(("prune", "true"))),
+    ] {
+        let path = format!("{}/strategies/{file}.toml", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap();
-        let (profile, _) = Profile::from_toml(&text).unwrap();
+        let (mut profile, _) = Profile::from_toml(&text).unwrap();
+        let mut a = file.to_string();
+        if let Some((key, value)) = extra {
+            profile = profile.with_param(key, value).unwrap();
+            a = format!("{file},{key}={value}");
+        }
         let build = || profile.build(1);
         for b in ["simple", "mc"] {
             let opponent: Profile = b.parse().unwrap();

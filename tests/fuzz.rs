@@ -85,7 +85,7 @@ fn file_type_fits(key: &str, value: &toml::Value) -> bool {
         "schedule" | "rollout" | "own_rollout" | "base" | "weighting" | "objective" => {
             matches!(value, String(_))
         }
-        "calibrate" | "adapt" => matches!(value, Boolean(_)),
+        "calibrate" | "adapt" | "prune" => matches!(value, Boolean(_)),
         "knock_prob" | "safety" | "outs" | "draw_outs" | "hold" | "margin" | "confidence" => {
             matches!(value, Integer(_) | Float(_))
         }
@@ -764,13 +764,14 @@ fn mc_params() -> impl Strategy<Value = McParams> {
             any::<u64>(),
             any::<bool>(),
             any::<bool>(),
+            any::<bool>(),
         ),
     )
         .prop_map(
             |(
                 (samples, rollout, base, discards, frozen_turns),
                 (own, opp, own_rollout, posterior, rejections),
-                (w, o, confidence, calibrate, seed, racing, adapt),
+                (w, o, confidence, calibrate, seed, racing, adapt, prune),
             )| {
                 // Frozen plays on greedy rollouts only.
                 let own_rollout =
@@ -803,6 +804,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     racing,
                     adapt: adapt && rollout == Rollout::Greedy,
                     frozen_turns: frozen_turns.filter(|_| own_rollout == Some(OwnRollout::Frozen)),
+                    prune,
                     seed,
                 }
             },
@@ -848,7 +850,7 @@ const PROFILE_KEYS: &[&str] = &[
     "knock_prob", "knock_at", "schedule", "safety", "slack", "outs", "draw_outs", "hold", "margin",
     "late_stock", "samples", "rollout", "base", "own_knock_at", "opp_knock_at", "weighting",
     "objective", "discards", "confidence", "calibrate", "seed", "own_rollout", "adapt",
-    "frozen_turns", "knock", "", "KNOCK_AT",
+    "frozen_turns", "prune", "knock", "", "KNOCK_AT",
     "knock_at ", "x",
 ];
 

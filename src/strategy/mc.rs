@@ -543,6 +543,23 @@ fn gin_world(opponent: CardSet, chance: f64) -> bool {
     u < chance
 }
 
+/// Whether taking `top` from the pile cannot help `hand` (`prune`): no card
+/// of the hand has its rank or lies within two ranks of it in its suit, so
+/// it joins no meld and no pair that a third card could make one, and
+/// discarding the hand's best card after taking it leaves no less
+/// deadwood than the hand has now. In `mc`'s own games such a card was
+/// never taken when sampled (docs/DESIGN.md), and about a third of its
+/// sampled draws were of one.
+#[must_use]
+pub fn hopeless_pile_top(hand: CardSet, top: Card) -> bool {
+    let near = |c: Card| {
+        c.rank() == top.rank()
+            || c.suit() == top.suit() && c.rank().index().abs_diff(top.rank().index()) <= 2
+    };
+    !hand.iter().any(near)
+        && best_discard_except(hand.with(top), Some(top)).deadwood >= meld::deadwood(hand)
+}
+
 /// Tables built once per key and shared by every player in the process.
 type Shared<K, V> = Mutex<Vec<(K, Arc<V>)>>;
 
@@ -627,6 +644,13 @@ impl Strategy for MonteCarlo {
         };
         if let Phase::LastChance { .. } = view.phase
             && best_discard_except(view.hand.with(top), Some(top)).deadwood > view.knock_limit
+        {
+            self.choose(view, &[stock]);
+            return DrawSource::Stock;
+        }
+        if self.params.prune
+            && matches!(view.phase, Phase::Draw { .. })
+            && hopeless_pile_top(view.hand, top)
         {
             self.choose(view, &[stock]);
             return DrawSource::Stock;
@@ -799,6 +823,66 @@ mod tests {
             }
         }
         assert!(compared > 100 && differ > 10, "{compared} compared, {differ} differ");
+    }
+
+    /// `prune`: a pile top is hopeless when no card of the hand has its
+    /// rank or lies within two ranks of it in its suit, and taking it
+    /// lowers no deadwood; a pruning player then draws from the stock
+    /// without sampling, and samples every other pile top as before.
+    #[test]
+    fn prune_draws_from_the_stock_at_hopeless_pile_tops_only() {
+        let rules = Rules::standard();
+        let b_hand = "2C 3C 4C 7S 8S 9S TS 4D 6H KH";
+        let hand: CardSet = b_hand.parse().unwrap();
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        assert_eq!(meld::deadwood(hand), 20);
+        for (top, hopeless) in [
+            ("QD", true),  // replaces KH: 20 deadwood again
+            ("JC", true),  // 2C-4C are seven ranks away
+            ("2H", false), // pairs with 2C
+            ("QH", false), // a rank from KH
+            ("6D", false), // two ranks from 4D
+            ("AD", false), // three from 4D, but replaces KH: 11 deadwood
+        ] {
+            assert_eq!(hopeless_pile_top(hand, c(top)), hopeless, "{top}");
+        }
+        // B's turn after A threw QD, then AD.
+        for (top, pruned) in [("QD", true), ("AD", false)] {
+            let other = if top == "QD" { "AD" } else { "QD" };
+            let d = deck(
+                &format!("{top} {other} JC 9D 5H 3S AS 8C TH 2D"),
+                b_hand,
+                "KS",
+                "5S QC KC",
+            );
+            let mut game = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+            for action in [
+                Action::TakeUpcard(false),
+                Action::TakeUpcard(false),
+                Action::Draw(DrawSource::Stock),
+                Action::EndTurn(TurnEnd::Discard(c(top))),
+            ] {
+                let seat = game.phase().seat().unwrap();
+                game.apply(seat, action).unwrap();
+            }
+            let view = game.view(Seat::B);
+            assert_eq!(view.pile_top(), Some(c(top)));
+            for prune in [false, true] {
+                let params = McParams {
+                    samples: 8,
+                    calibrate: false,
+                    prune,
+                    ..McParams::default()
+                };
+                let mut mc = MonteCarlo::new(params, 1);
+                let source = mc.draw(&view);
+                let skipped = prune && pruned;
+                assert_eq!(mc.decisions(), [1, u64::from(!skipped)], "{top} prune={prune}");
+                if skipped {
+                    assert_eq!(source, DrawSource::Stock);
+                }
+            }
+        }
     }
 
     /// `adapt`: B keeps 2C-4C, 7S-TS and AD 4D 2H (7 deadwood) at its turn

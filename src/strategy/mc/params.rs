@@ -40,6 +40,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("racing", ParamType::Boolean, "true or false"),
         Param::new("adapt", ParamType::Boolean, "true or false"),
         Param::new("frozen_turns", ParamType::Integer, "an integer from 1 to 30"),
+        Param::new("prune", ParamType::Boolean, "true or false"),
         Param::new("seed", ParamType::Integer, "an integer from 0 to 2^64 - 1"),
     ],
     None,
@@ -157,6 +158,9 @@ pub struct McParams {
     /// rollout follow the frozen rules; later ones draw and discard as
     /// greedy (the knock threshold stays). `None`: every turn.
     pub frozen_turns: Option<u8>,
+    /// Draw from the stock without sampling when the pile's top card
+    /// cannot help the hand ([`super::hopeless_pile_top`]).
+    pub prune: bool,
     /// Mixed into the harness's seed.
     pub seed: u64,
 }
@@ -179,6 +183,7 @@ impl Default for McParams {
             racing: false,
             adapt: false,
             frozen_turns: None,
+            prune: false,
             confidence: 2.0,
             base: Rollout::Tracker,
             own_knock_at: None,
@@ -306,6 +311,9 @@ impl Params for McParams {
             }
             "adapt" => {
                 self.adapt = value.read().ok_or(ParamError::Invalid)?;
+            }
+            "prune" => {
+                self.prune = value.read().ok_or(ParamError::Invalid)?;
             }
             "frozen_turns" => {
                 self.frozen_turns = Some(
@@ -449,6 +457,9 @@ impl fmt::Display for McParams {
         if let Some(n) = self.frozen_turns {
             params.push(format!("frozen_turns={n}"));
         }
+        if self.prune != d.prune {
+            params.push(format!("prune={}", self.prune));
+        }
         if self.seed != d.seed {
             params.push(format!("seed={}", self.seed));
         }
@@ -479,6 +490,7 @@ mod tests {
             "mc:samples=256",
             "mc:own_rollout=frozen,own_knock_at=0",
             "mc:own_rollout=frozen,adapt=true,frozen_turns=2",
+            "mc:samples=467,own_rollout=frozen,adapt=true,frozen_turns=2,prune=true",
             "mc:opp_knock_at=3,adapt=true",
             "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,rejections=1.5,calibrate=false,racing=true,seed=7",
         ] {
