@@ -551,7 +551,7 @@ fn gin_world(opponent: CardSet, chance: f64) -> bool {
 /// never taken when sampled (docs/DESIGN.md), and about a third of its
 /// sampled draws were of one.
 #[must_use]
-pub fn hopeless_pile_top(hand: CardSet, top: Card) -> bool {
+pub(crate) fn hopeless_pile_top(hand: CardSet, top: Card) -> bool {
     let near = |c: Card| {
         c.rank() == top.rank()
             || c.suit() == top.suit() && c.rank().index().abs_diff(top.rank().index()) <= 2

@@ -159,7 +159,7 @@ pub struct McParams {
     /// greedy (the knock threshold stays). `None`: every turn.
     pub frozen_turns: Option<u8>,
     /// Draw from the stock without sampling when the pile's top card
-    /// cannot help the hand ([`super::hopeless_pile_top`]).
+    /// cannot help the hand (`hopeless_pile_top` in `mc.rs`).
     pub prune: bool,
     /// Mixed into the harness's seed.
     pub seed: u64,
