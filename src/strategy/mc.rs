@@ -547,9 +547,9 @@ fn gin_world(opponent: CardSet, chance: f64) -> bool {
 /// of the hand has its rank or lies within two ranks of it in its suit, so
 /// it joins no meld and no pair that a third card could make one, and
 /// discarding the hand's best card after taking it leaves no less
-/// deadwood than the hand has now. In `mc`'s own games such a card was
-/// never taken when sampled (docs/DESIGN.md), and about a third of its
-/// sampled draws were of one.
+/// deadwood than the hand has now. In 20 logged games of mc players,
+/// sampling took none of the 378 such cards it was offered, about a third
+/// of its sampled draws (docs/DESIGN.md).
 #[must_use]
 pub(crate) fn hopeless_pile_top(hand: CardSet, top: Card) -> bool {
     let near = |c: Card| {
