@@ -38,7 +38,9 @@
 //!   built afresh for every game, as `ginlab run` builds it, so what A
 //!   reads about B during a game (`adapt`) changes the cost as it would in
 //!   a run. B's answers are recorded once and replayed, so only A's time is
-//!   counted; one element is one decision asked of A.
+//!   counted; one element is one decision asked of A. Six games a pairing
+//!   by default; `GINLAB_BENCH_GAMES=N` plays N (a steadier level, since
+//!   the mix of draws and turn ends varies from game to game).
 //!
 //! Results are checked against a first run, so a fast wrong player fails.
 //!
@@ -427,7 +429,12 @@ fn play_games(
 
 fn bench_games(c: &mut Criterion) {
     let rules = Rules::eaai();
-    let games = 6;
+    let games = match std::env::var("GINLAB_BENCH_GAMES") {
+        Ok(n) => n
+            .parse()
+            .unwrap_or_else(|_| panic!("GINLAB_BENCH_GAMES={n:?}: expected a count of games")),
+        Err(_) => 6,
+    };
     let mut group = c.benchmark_group("games");
     group.sample_size(10);
     // Profiles of strategies/, one with a parameter added.
@@ -435,6 +442,7 @@ fn bench_games(c: &mut Criterion) {
         ("mc-2ms", None),
         ("mc-frozen-2ms", None),
         ("mc-frozen-2ms", Some(("prune", "true"))),
+        ("mc-frozen-prune-2ms", None),
     ] {
         let path = format!("{}/strategies/{file}.toml", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap();
