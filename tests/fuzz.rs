@@ -86,7 +86,8 @@ fn file_type_fits(key: &str, value: &toml::Value) -> bool {
             matches!(value, String(_))
         }
         "calibrate" | "adapt" | "prune" => matches!(value, Boolean(_)),
-        "knock_prob" | "safety" | "outs" | "draw_outs" | "hold" | "margin" | "confidence" => {
+        "knock_prob" | "safety" | "outs" | "draw_outs" | "hold" | "margin" | "confidence"
+        | "adapt_prior" => {
             matches!(value, Integer(_) | Float(_))
         }
         _ => matches!(value, Integer(_)),
@@ -765,17 +766,19 @@ fn mc_params() -> impl Strategy<Value = McParams> {
             any::<bool>(),
             any::<bool>(),
             any::<bool>(),
+            prop::option::of(0.01f64..0.99),
         ),
     )
         .prop_map(
             |(
                 (samples, rollout, base, discards, frozen_turns),
                 (own, opp, own_rollout, posterior, rejections),
-                (w, o, confidence, calibrate, seed, racing, adapt, prune),
+                (w, o, confidence, calibrate, seed, racing, adapt, prune, prior),
             )| {
                 // Frozen plays on greedy rollouts only.
                 let own_rollout =
                     own_rollout.filter(|&o| o != OwnRollout::Frozen || rollout == Rollout::Greedy);
+                let adapt = adapt && rollout == Rollout::Greedy;
                 McParams {
                     samples,
                     budget_ms: None,
@@ -802,7 +805,8 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     rejections,
                     calibrate,
                     racing,
-                    adapt: adapt && rollout == Rollout::Greedy,
+                    adapt,
+                    adapt_prior: prior.filter(|_| adapt).unwrap_or(0.5),
                     frozen_turns: frozen_turns.filter(|_| own_rollout == Some(OwnRollout::Frozen)),
                     prune,
                     seed,
@@ -850,7 +854,7 @@ const PROFILE_KEYS: &[&str] = &[
     "knock_prob", "knock_at", "schedule", "safety", "slack", "outs", "draw_outs", "hold", "margin",
     "late_stock", "samples", "rollout", "base", "own_knock_at", "opp_knock_at", "weighting",
     "objective", "discards", "confidence", "calibrate", "seed", "own_rollout", "adapt",
-    "frozen_turns", "prune", "knock", "", "KNOCK_AT",
+    "frozen_turns", "prune", "adapt_prior", "knock", "", "KNOCK_AT",
     "knock_at ", "x",
 ];
 

@@ -224,7 +224,8 @@ impl MonteCarlo {
     }
 
     /// With `adapt`, the chance that the opponent plays for gin rather
-    /// than knocking as soon as it may: the two kinds start even, and each
+    /// than knocking as soon as it may: the two kinds start at `adapt_prior`
+    /// (even by default), and each
     /// knock short of gin it was seen to make this game multiplies the odds
     /// for gin by `ADAPT_ODDS` (a tenth), each knock it declined divides
     /// them by it.
@@ -244,7 +245,8 @@ impl MonteCarlo {
             return 0.0;
         }
         let [knocks, declines] = self.seen.map(f64::from);
-        1.0 / (1.0 + ADAPT_ODDS.powf(declines - knocks))
+        let prior = self.params.adapt_prior;
+        1.0 / (1.0 + (1.0 - prior) / prior * ADAPT_ODDS.powf(declines - knocks))
     }
 
     /// Samples one world consistent with `view` (see the module docs).
@@ -938,7 +940,16 @@ mod tests {
             (Seat::A, stock),
             (Seat::A, knock("5S")),
         ];
-        near(read(adapt, Seat::A, &early), 0.5);
+        near(read(adapt.clone(), Seat::A, &early), 0.5);
+        // Another starting share moves by the same factors: odds of 1 to 3
+        // become 10 to 3 after a decline and 1 to 30 after a knock.
+        let quarter = McParams {
+            adapt_prior: 0.25,
+            ..adapt
+        };
+        near(read(quarter.clone(), Seat::A, &early), 0.25);
+        near(read(quarter.clone(), Seat::A, &opening), 10.0 / 13.0);
+        near(read(quarter, Seat::B, &opening), 1.0 / 31.0);
         // The share of gin worlds follows the chance.
         let mut decks = Pcg64Mcg::seed_from_u64(3);
         for chance in [0.1, 0.5, 0.9] {

@@ -39,6 +39,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("rejections", ParamType::Number, "a number from 0 to 10"),
         Param::new("racing", ParamType::Boolean, "true or false"),
         Param::new("adapt", ParamType::Boolean, "true or false"),
+        Param::new("adapt_prior", ParamType::Number, "a number above 0 and below 1"),
         Param::new("frozen_turns", ParamType::Integer, "an integer from 1 to 30"),
         Param::new("prune", ParamType::Boolean, "true or false"),
         Param::new("seed", ParamType::Integer, "an integer from 0 to 2^64 - 1"),
@@ -154,6 +155,10 @@ pub struct McParams {
     /// the share read from the knocks it made and declined this game
     /// ([`MonteCarlo::gin_chance`]); needs `rollout = greedy`.
     pub adapt: bool,
+    /// With `adapt`: the share of worlds that model the opponent as
+    /// playing for gin before it has knocked or declined a knock this game
+    /// (above 0, below 1; default a half).
+    pub adapt_prior: f64,
     /// With `own_rollout = frozen`: how many of this player's turns in a
     /// rollout follow the frozen rules; later ones draw and discard as
     /// greedy (the knock threshold stays). `None`: every turn.
@@ -182,6 +187,7 @@ impl Default for McParams {
             rejections: 0.0,
             racing: false,
             adapt: false,
+            adapt_prior: 0.5,
             frozen_turns: None,
             prune: false,
             confidence: 2.0,
@@ -312,6 +318,12 @@ impl Params for McParams {
             "adapt" => {
                 self.adapt = value.read().ok_or(ParamError::Invalid)?;
             }
+            "adapt_prior" => {
+                self.adapt_prior = value
+                    .read()
+                    .filter(|x: &f64| *x > 0.0 && *x < 1.0)
+                    .ok_or(ParamError::Invalid)?;
+            }
             "prune" => {
                 self.prune = value.read().ok_or(ParamError::Invalid)?;
             }
@@ -369,6 +381,9 @@ impl Params for McParams {
     fn check(&self) -> Result<(), &'static str> {
         if self.adapt && self.rollout != Rollout::Greedy {
             return Err("adapt models the opponent on greedy rollouts: give rollout=greedy (the default) with it");
+        }
+        if self.adapt_prior != 0.5 && !self.adapt {
+            return Err("adapt_prior is adapt's starting share of gin worlds: give adapt=true with it");
         }
         if self.frozen_turns.is_some() && self.own_rollout != Some(OwnRollout::Frozen) {
             return Err("frozen_turns limits own_rollout=frozen: give own_rollout=frozen with it");
@@ -454,6 +469,9 @@ impl fmt::Display for McParams {
         if self.adapt != d.adapt {
             params.push(format!("adapt={}", self.adapt));
         }
+        if self.adapt_prior != d.adapt_prior {
+            params.push(format!("adapt_prior={}", self.adapt_prior));
+        }
         if let Some(n) = self.frozen_turns {
             params.push(format!("frozen_turns={n}"));
         }
@@ -492,6 +510,7 @@ mod tests {
             "mc:own_rollout=frozen,adapt=true,frozen_turns=2",
             "mc:samples=467,own_rollout=frozen,adapt=true,frozen_turns=2,prune=true",
             "mc:opp_knock_at=3,adapt=true",
+            "mc:adapt=true,adapt_prior=0.25",
             "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,rejections=1.5,calibrate=false,racing=true,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
@@ -516,6 +535,12 @@ mod tests {
         assert!(e("mc:own_rollout=mc").contains("greedy, tracker or frozen"));
         let frozen = e("mc:own_rollout=frozen,rollout=tracker");
         assert!(frozen.contains("give rollout=greedy"), "{frozen}");
+        let prior = e("mc:adapt_prior=0.25");
+        assert!(prior.contains("give adapt=true"), "{prior}");
+        for bad in ["0", "1", "1.5", "-0.2", "half"] {
+            let text = format!("mc:adapt=true,adapt_prior={bad}");
+            assert!(e(&text).contains("above 0 and below 1"), "{text}: {}", e(&text));
+        }
         let turns = e("mc:frozen_turns=2");
         assert!(turns.contains("give own_rollout=frozen"), "{turns}");
         assert!(e("mc:own_rollout=frozen,frozen_turns=0").contains("1 to 30"));
