@@ -432,7 +432,11 @@ fn bench_games(c: &mut Criterion) {
     let games = match std::env::var("GINLAB_BENCH_GAMES") {
         Ok(n) => n
             .parse()
-            .unwrap_or_else(|_| panic!("GINLAB_BENCH_GAMES={n:?}: expected a count of games")),
+            .ok()
+            .filter(|&g: &usize| g > 0)
+            .unwrap_or_else(|| {
+                panic!("GINLAB_BENCH_GAMES={n:?}: expected a count of games, 1 or more")
+            }),
         Err(_) => 6,
     };
     let mut group = c.benchmark_group("games");
