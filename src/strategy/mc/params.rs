@@ -382,7 +382,7 @@ impl Params for McParams {
         if self.adapt && self.rollout != Rollout::Greedy {
             return Err("adapt models the opponent on greedy rollouts: give rollout=greedy (the default) with it");
         }
-        if self.adapt_prior != 0.5 && !self.adapt {
+        if self.adapt_prior != McParams::default().adapt_prior && !self.adapt {
             return Err("adapt_prior is adapt's starting share of gin worlds: give adapt=true with it");
         }
         if self.frozen_turns.is_some() && self.own_rollout != Some(OwnRollout::Frozen) {
