@@ -224,12 +224,10 @@ impl MonteCarlo {
     }
 
     /// With `adapt`, the chance that the opponent plays for gin rather
-    /// than knocking as soon as it may: the two kinds start at `adapt_prior`
-    /// (even by default), and each
-    /// knock short of gin it was seen to make this game multiplies the odds
-    /// for gin by `ADAPT_ODDS` (a tenth), each knock it declined divides
-    /// them by it.
-    /// That share of the worlds (chosen by the opponent's sampled hand)
+    /// than knocking as soon as it may: the share starts at `adapt_prior`
+    /// (even odds by default), and each knock short of gin it was seen to
+    /// make this game multiplies the odds for gin by `ADAPT_ODDS` (a
+    /// tenth), each knock it declined divides them by it. That share of the worlds (chosen by the opponent's sampled hand)
     /// model it in rollouts as knocking only with gin, the rest at
     /// `opp_knock_at`. 0 without `adapt`.
     ///
