@@ -447,6 +447,7 @@ fn bench_games(c: &mut Criterion) {
         ("mc-frozen-2ms", None),
         ("mc-frozen-2ms", Some(("prune", "true"))),
         ("mc-frozen-prune-2ms", None),
+        ("mc-share-2ms", None),
     ] {
         let path = format!("{}/strategies/{file}.toml", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap();

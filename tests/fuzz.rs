@@ -767,18 +767,22 @@ fn mc_params() -> impl Strategy<Value = McParams> {
             any::<bool>(),
             any::<bool>(),
             prop::option::of(0.01f64..0.99),
+            prop::option::of(0.0f64..0.99),
+            prop::option::of(0.01f64..=1.0),
         ),
     )
         .prop_map(
             |(
                 (samples, rollout, base, discards, frozen_turns),
                 (own, opp, own_rollout, posterior, rejections),
-                (w, o, confidence, calibrate, seed, racing, adapt, prune, prior),
+                (w, o, confidence, calibrate, seed, racing, adapt, prune, prior, share, opp_share),
             )| {
                 // Frozen plays on greedy rollouts only.
                 let own_rollout =
                     own_rollout.filter(|&o| o != OwnRollout::Frozen || rollout == Rollout::Greedy);
                 let adapt = adapt && rollout == Rollout::Greedy;
+                // Knock shares play on the fast greedy path only.
+                let fast = rollout == Rollout::Greedy && own_rollout != Some(OwnRollout::Tracker);
                 McParams {
                     samples,
                     budget_ms: None,
@@ -807,6 +811,8 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     racing,
                     adapt,
                     adapt_prior: prior.filter(|_| adapt).unwrap_or(0.5),
+                    adapt_share: share.filter(|_| adapt && fast).unwrap_or(0.0),
+                    opp_knock_share: opp_share.filter(|_| !adapt && fast).unwrap_or(1.0),
                     frozen_turns: frozen_turns.filter(|_| own_rollout == Some(OwnRollout::Frozen)),
                     prune,
                     seed,

@@ -223,13 +223,17 @@ impl MonteCarlo {
         self.decisions
     }
 
-    /// With `adapt`, the chance that the opponent plays for gin rather
-    /// than knocking as soon as it may: the share starts at `adapt_prior`
-    /// (even odds by default), and each knock short of gin it was seen to
-    /// make this game multiplies the odds for gin by `ADAPT_ODDS` (a
-    /// tenth), each knock it declined divides them by it. That share of the worlds (chosen by the opponent's sampled hand)
-    /// model it in rollouts as knocking only with gin, the rest at
-    /// `opp_knock_at`. 0 without `adapt`.
+    /// With `adapt`, the chance that the opponent is of the kind that
+    /// declines knocks rather than one that knocks as soon as it may: the
+    /// share starts at `adapt_prior` (even odds by default); each knock it
+    /// declined this game multiplies the odds for the declining kind by 10
+    /// (1 / `ADAPT_ODDS`), and each knock short of gin it was seen to make
+    /// multiplies them by `adapt_share` (at least `ADAPT_ODDS`, a tenth).
+    /// That share of the worlds (chosen by the opponent's sampled hand)
+    /// model it in rollouts as the declining kind, which knocks short of
+    /// gin at `adapt_share` of its chances (0 by default: it plays for gin
+    /// only); the rest model it knocking at `opp_knock_at`. 0 without
+    /// `adapt`.
     ///
     /// A decline is seen when this player knocks: the opponent's shown
     /// hand is the ten cards it kept at its last turn end, when it could
@@ -244,7 +248,10 @@ impl MonteCarlo {
         }
         let [knocks, declines] = self.seen.map(f64::from);
         let prior = self.params.adapt_prior;
-        1.0 / (1.0 + (1.0 - prior) / prior * ADAPT_ODDS.powf(declines - knocks))
+        // A knock is weaker evidence against a kind that knocks at a share
+        // of its chances than against one that plays for gin only.
+        let knock_odds = self.params.adapt_share.max(ADAPT_ODDS);
+        1.0 / (1.0 + (1.0 - prior) / prior * ADAPT_ODDS.powf(declines) / knock_odds.powf(knocks))
     }
 
     /// Samples one world consistent with `view` (see the module docs).
@@ -422,14 +429,25 @@ impl MonteCarlo {
                 }
             }
             let mut knock_at = [self.params.opp_knock_at; 2];
+            let mut share = self.params.opp_knock_share;
             if self.params.adapt && gin_world(world.opponent, self.gin_chance()) {
-                knock_at = [Some(0); 2];
+                match self.params.adapt_share {
+                    0.0 => knock_at = [Some(0); 2],
+                    sparing => share = sparing,
+                }
             }
             knock_at[seat.index()] = self.params.own_knock_at.or_else(|| {
                 self.frozen
                     .as_ref()
                     .map(|frozen| frozen.knock_at(view.rules))
             });
+            if share < 1.0 {
+                base = base.knocking_at_share(
+                    seat.other(),
+                    share,
+                    crate::seed::mix(world.opponent.bits() ^ SHARE_SALT),
+                );
+            }
             for &c in live {
                 let mut rollout = base.clone();
                 let outcome = rollout
@@ -533,6 +551,10 @@ struct Sampled<'v> {
 /// when the stock runs low, and a knocker may hold a hand it expects to
 /// undercut.
 pub const ADAPT_ODDS: f64 = 0.1;
+
+/// Mixed into the hash of a world's opponent hand that decides which of
+/// its knock chances the opponent takes in rollouts (`opp_knock_share`).
+const SHARE_SALT: u64 = 0x5151;
 
 /// Whether the world whose opponent holds `opponent` models it as playing
 /// for gin, for a share `chance` of worlds: a hash of the hand against
@@ -948,6 +970,20 @@ mod tests {
         near(read(quarter.clone(), Seat::A, &early), 0.25);
         near(read(quarter.clone(), Seat::A, &opening), 10.0 / 13.0);
         near(read(quarter, Seat::B, &opening), 1.0 / 31.0);
+        // With a declining kind that knocks at 0.3 of its chances, a knock
+        // seen moves the odds by 0.3 (even odds become 3 to 10), a decline
+        // still by ten; a share under ADAPT_ODDS moves them by ADAPT_ODDS.
+        let sparing = McParams {
+            adapt_share: 0.3,
+            ..adapt.clone()
+        };
+        near(read(sparing.clone(), Seat::B, &opening), 3.0 / 13.0);
+        near(read(sparing, Seat::A, &opening), 10.0 / 11.0);
+        let faint = McParams {
+            adapt_share: 0.05,
+            ..adapt.clone()
+        };
+        near(read(faint, Seat::B, &opening), 1.0 / 11.0);
         // The share of gin worlds follows the chance.
         let mut decks = Pcg64Mcg::seed_from_u64(3);
         for chance in [0.1, 0.5, 0.9] {

@@ -30,6 +30,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("base", ParamType::Text, "greedy or tracker"),
         Param::new("own_knock_at", ParamType::Integer, "an integer from 0 to 10"),
         Param::new("opp_knock_at", ParamType::Integer, "an integer from 0 to 10"),
+        Param::new("opp_knock_share", ParamType::Number, "a number above 0, at most 1"),
         Param::new("weighting", ParamType::Text, "none or tracker"),
         Param::new("objective", ParamType::Text, "points or game"),
         Param::new("discards", ParamType::Integer, "an integer from 1 to 11"),
@@ -40,6 +41,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("racing", ParamType::Boolean, "true or false"),
         Param::new("adapt", ParamType::Boolean, "true or false"),
         Param::new("adapt_prior", ParamType::Number, "a number above 0 and below 1"),
+        Param::new("adapt_share", ParamType::Number, "a number from 0 to below 1"),
         Param::new("frozen_turns", ParamType::Integer, "an integer from 1 to 30"),
         Param::new("prune", ParamType::Boolean, "true or false"),
         Param::new("seed", ParamType::Integer, "an integer from 0 to 2^64 - 1"),
@@ -135,6 +137,14 @@ pub struct McParams {
     /// The knock threshold the opponent is modelled with (0 to 10; `None`:
     /// the rollout policy's default), in rollouts and in the calibration.
     pub opp_knock_at: Option<u8>,
+    /// The share of its chances to knock short of gin that the opponent
+    /// takes in rollouts (above 0, at most 1; 1: every chance, as the
+    /// rollout policy does). Which chances it takes is a hash of the
+    /// world's opponent hand and the turn, the same for every candidate.
+    /// Needs greedy rollouts on both sides' fast path (`rollout = greedy`,
+    /// `own_rollout` not `tracker`); the calibration's model knocks at
+    /// every chance.
+    pub opp_knock_share: f64,
     /// Standard errors by which an answer must beat the base policy's
     /// choice to be played instead (0 to 10; 0: the best mean wins).
     pub confidence: f64,
@@ -151,14 +161,21 @@ pub struct McParams {
     /// Sample worlds in rounds and drop clearly worse answers, saving the
     /// rollouts of easy decisions for close calls (`race.rs`).
     pub racing: bool,
-    /// Model the opponent in a share of the rollouts as playing for gin,
-    /// the share read from the knocks it made and declined this game
+    /// Model the opponent in a share of the rollouts as declining knocks
+    /// (playing for gin, or knocking at `adapt_share` of its chances), the
+    /// share read from the knocks it made and declined this game
     /// ([`MonteCarlo::gin_chance`]); needs `rollout = greedy`.
     pub adapt: bool,
     /// With `adapt`: the share of worlds that model the opponent as
-    /// playing for gin before it has knocked or declined a knock this game
+    /// declining knocks before it has knocked or declined a knock this game
     /// (above 0, below 1; default a half).
     pub adapt_prior: f64,
+    /// With `adapt`: the share of its knock chances short of gin that the
+    /// kind of opponent that declines knocks takes (from 0, below 1; 0:
+    /// it plays for gin only). A knock seen from the opponent then
+    /// multiplies the odds for that kind by this share (at least
+    /// [`ADAPT_ODDS`](super::ADAPT_ODDS)) instead of by `ADAPT_ODDS`.
+    pub adapt_share: f64,
     /// With `own_rollout = frozen`: how many of this player's turns in a
     /// rollout follow the frozen rules; later ones draw and discard as
     /// greedy (the knock threshold stays). `None`: every turn.
@@ -188,12 +205,14 @@ impl Default for McParams {
             racing: false,
             adapt: false,
             adapt_prior: 0.5,
+            adapt_share: 0.0,
             frozen_turns: None,
             prune: false,
             confidence: 2.0,
             base: Rollout::Tracker,
             own_knock_at: None,
             opp_knock_at: None,
+            opp_knock_share: 1.0,
             seed: 0,
         }
     }
@@ -290,6 +309,12 @@ impl Params for McParams {
                         Some(k.ok_or(ParamError::Invalid)?);
                 }
             }
+            "opp_knock_share" => {
+                self.opp_knock_share = value
+                    .read()
+                    .filter(|x: &f64| *x > 0.0 && *x <= 1.0)
+                    .ok_or(ParamError::Invalid)?;
+            }
             "posterior" | "rejections" => {
                 let x = value
                     .read()
@@ -322,6 +347,12 @@ impl Params for McParams {
                 self.adapt_prior = value
                     .read()
                     .filter(|x: &f64| *x > 0.0 && *x < 1.0)
+                    .ok_or(ParamError::Invalid)?;
+            }
+            "adapt_share" => {
+                self.adapt_share = value
+                    .read()
+                    .filter(|x: &f64| (0.0..1.0).contains(x))
                     .ok_or(ParamError::Invalid)?;
             }
             "prune" => {
@@ -385,6 +416,17 @@ impl Params for McParams {
         if self.adapt_prior != McParams::default().adapt_prior && !self.adapt {
             return Err("adapt_prior is adapt's starting share of gin worlds: give adapt=true with it");
         }
+        if self.adapt_share != McParams::default().adapt_share && !self.adapt {
+            return Err("adapt_share is the knock share of adapt's declining kind: give adapt=true with it");
+        }
+        if self.opp_knock_share < 1.0 || self.adapt_share > 0.0 {
+            if self.rollout != Rollout::Greedy || self.own_rollout() == OwnRollout::Tracker {
+                return Err("opp_knock_share and adapt_share play on greedy rollouts: give rollout=greedy (the default) and own_rollout greedy or frozen with them");
+            }
+            if self.adapt && self.opp_knock_share < 1.0 {
+                return Err("adapt and opp_knock_share are two models of the opponent's knocks: give one of them");
+            }
+        }
         if self.frozen_turns.is_some() && self.own_rollout != Some(OwnRollout::Frozen) {
             return Err("frozen_turns limits own_rollout=frozen: give own_rollout=frozen with it");
         }
@@ -434,6 +476,9 @@ impl fmt::Display for McParams {
         if let Some(k) = self.opp_knock_at {
             params.push(format!("opp_knock_at={k}"));
         }
+        if self.opp_knock_share != d.opp_knock_share {
+            params.push(format!("opp_knock_share={}", self.opp_knock_share));
+        }
         if self.weighting != d.weighting {
             let w = match self.weighting {
                 Weighting::None => "none",
@@ -471,6 +516,9 @@ impl fmt::Display for McParams {
         }
         if self.adapt_prior != d.adapt_prior {
             params.push(format!("adapt_prior={}", self.adapt_prior));
+        }
+        if self.adapt_share != d.adapt_share {
+            params.push(format!("adapt_share={}", self.adapt_share));
         }
         if let Some(n) = self.frozen_turns {
             params.push(format!("frozen_turns={n}"));
@@ -511,6 +559,8 @@ mod tests {
             "mc:samples=467,own_rollout=frozen,adapt=true,frozen_turns=2,prune=true",
             "mc:opp_knock_at=3,adapt=true",
             "mc:adapt=true,adapt_prior=0.25",
+            "mc:samples=640,own_rollout=frozen,adapt=true,adapt_share=0.3,frozen_turns=2,prune=true",
+            "mc:samples=640,own_rollout=frozen,opp_knock_share=0.3,frozen_turns=2,prune=true",
             "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,rejections=1.5,calibrate=false,racing=true,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
@@ -541,6 +591,23 @@ mod tests {
             let text = format!("mc:adapt=true,adapt_prior={bad}");
             assert!(e(&text).contains("above 0 and below 1"), "{text}: {}", e(&text));
         }
+        for bad in ["0", "1.5", "-0.2", "some"] {
+            let text = format!("mc:opp_knock_share={bad}");
+            assert!(e(&text).contains("above 0, at most 1"), "{text}: {}", e(&text));
+        }
+        for text in ["mc:rollout=tracker,opp_knock_share=0.3", "mc:own_rollout=tracker,opp_knock_share=0.3"] {
+            assert!(e(text).contains("give rollout=greedy"), "{text}: {}", e(text));
+        }
+        let share = e("mc:adapt_share=0.3");
+        assert!(share.contains("give adapt=true"), "{share}");
+        for bad in ["1", "-0.1", "x"] {
+            let text = format!("mc:adapt=true,adapt_share={bad}");
+            assert!(e(&text).contains("from 0 to below 1"), "{text}: {}", e(&text));
+        }
+        let tracker = e("mc:adapt=true,adapt_share=0.3,own_rollout=tracker");
+        assert!(tracker.contains("give rollout=greedy"), "{tracker}");
+        let both = e("mc:adapt=true,opp_knock_share=0.3");
+        assert!(both.contains("give one of them"), "{both}");
         let turns = e("mc:frozen_turns=2");
         assert!(turns.contains("give own_rollout=frozen"), "{turns}");
         assert!(e("mc:own_rollout=frozen,frozen_turns=0").contains("1 to 30"));

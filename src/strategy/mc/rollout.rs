@@ -75,6 +75,25 @@ pub struct GreedyRollout<'a> {
     frozen_turns: u32,
     /// The cards thrown to the pile since the decision.
     gone: CardSet,
+    /// A seat that knocks short of gin at only a share of its chances.
+    sparing: Option<Sparing>,
+}
+
+/// A seat's knocks short of gin taken at only a share of its chances
+/// ([`GreedyRollout::knocking_at_share`]).
+#[derive(Clone, Copy, Debug)]
+struct Sparing {
+    seat: Seat,
+    /// The share as a fraction of 2^64.
+    cut: u64,
+    key: u64,
+}
+
+impl Sparing {
+    /// Whether the seat takes the knock it may make after `turns` turns.
+    fn knocks(self, turns: u32) -> bool {
+        self.cut == u64::MAX || crate::seed::mix(self.key ^ u64::from(turns)) < self.cut
+    }
 }
 
 impl<'a> GreedyRollout<'a> {
@@ -104,6 +123,7 @@ impl<'a> GreedyRollout<'a> {
             frozen: None,
             frozen_turns: u32::MAX,
             gone: CardSet::EMPTY,
+            sparing: None,
         }
     }
 
@@ -123,6 +143,23 @@ impl<'a> GreedyRollout<'a> {
         if turns == 0 {
             self.frozen = None;
         }
+        self
+    }
+
+    /// The same state with `seat` knocking short of gin at only a `share`
+    /// of the turn ends where its threshold lets it (from 0, never, to 1,
+    /// always): whether it knocks at one is a hash of `key` and the turn,
+    /// so every candidate played out in a world with the same `key` meets
+    /// the same choices. Gin, big gin and a forced knock are always made.
+    #[must_use]
+    pub fn knocking_at_share(mut self, seat: Seat, share: f64, key: u64) -> GreedyRollout<'a> {
+        // 2^64 as a float; a share of 1 knocks at every chance.
+        let cut = if share >= 1.0 {
+            u64::MAX
+        } else {
+            (share.max(0.0) * 18_446_744_073_709_551_616.0) as u64
+        };
+        self.sparing = Some(Sparing { seat, cut, key });
         self
     }
 
@@ -233,7 +270,11 @@ impl<'a> GreedyRollout<'a> {
                     let threshold = knock_at[seat.index()]
                         .unwrap_or(self.knock_limit)
                         .min(self.knock_limit);
-                    if best.deadwood <= threshold || must_knock {
+                    let passes = best.deadwood > 0
+                        && self
+                            .sparing
+                            .is_some_and(|s| s.seat == seat && !s.knocks(self.turns));
+                    if best.deadwood <= threshold && !passes || must_knock {
                         self.hands[seat.index()].remove(best.card);
                         return self.show_down(seat, best.deadwood);
                     }
@@ -808,6 +849,18 @@ mod tests {
         }
     }
 
+    /// Every preset, and eaai with the last-discard rule.
+    fn presets_and_last_discard() -> Vec<Rules> {
+        let mut variants: Vec<Rules> = crate::rules::PRESETS
+            .iter()
+            .map(|name| Rules::preset(name).unwrap())
+            .collect();
+        let mut last = Rules::eaai();
+        last.last_discard_action = true;
+        variants.push(last);
+        variants
+    }
+
     /// With this seat frozen, every legal action in sampled worlds of real
     /// states under every preset and several knock thresholds ends as the
     /// engine ends it with [`FrozenPlayer`] in that seat and greedy in the
@@ -816,13 +869,7 @@ mod tests {
     /// the frozen rules often end a hand otherwise than greedy.
     #[test]
     fn frozen_rollouts_end_as_the_engine_ends_them() {
-        let mut variants: Vec<Rules> = crate::rules::PRESETS
-            .iter()
-            .map(|name| Rules::preset(name).unwrap())
-            .collect();
-        let mut last = Rules::eaai();
-        last.last_discard_action = true;
-        variants.push(last);
+        let variants = presets_and_last_discard();
         let (mut compared, mut differ) = (0, [0; 3]);
         for_each_rollout(&variants, 31, 12, 2, |view, knowledge, world, action, knock_at| {
             let frozen = Frozen::new(knowledge, &Tracker::default());
@@ -868,5 +915,114 @@ mod tests {
             "{compared} compared, {differ:?} differ"
         );
         assert!(differ[0] > differ[2] && differ[2] > differ[1], "{differ:?}");
+    }
+
+    /// Greedy through the engine, passing the knocks short of gin that
+    /// `sparing` does not take (discarding the card it would have knocked
+    /// with), as the rollout plays a seat knocking at a share.
+    struct SparingPlayer {
+        sparing: Sparing,
+        greedy: Greedy,
+    }
+
+    impl Strategy for SparingPlayer {
+        fn name(&self) -> &str {
+            "sparing"
+        }
+
+        fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
+            self.greedy.take_upcard(view)
+        }
+
+        fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
+            self.greedy.draw(view)
+        }
+
+        fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
+            let must = matches!(view.phase, Phase::EndTurn { must_knock: true, .. });
+            match self.greedy.end_turn(view) {
+                TurnEnd::Knock(card)
+                    if !must
+                        && meld::deadwood(view.hand.without(card)) > 0
+                        && !self.sparing.knocks(view.turn) =>
+                {
+                    TurnEnd::Discard(card)
+                }
+                end => end,
+            }
+        }
+    }
+
+    /// With the opponent knocking at a share of its chances, every legal
+    /// action in sampled worlds of real states under every preset ends as
+    /// the engine ends it with [`SparingPlayer`] in that seat; a share of
+    /// 1 ends as greedy, a share of 0 as greedy knocking only with gin; and
+    /// a share between often ends otherwise than both.
+    #[test]
+    fn rollouts_knocking_at_a_share_end_as_the_engine_ends_them() {
+        let variants = presets_and_last_discard();
+        let (mut compared, mut differ) = (0u64, 0u64);
+        for_each_rollout(&variants, 47, 12, 2, |view, _, world, action, knock_at| {
+            let other = view.seat.other();
+            let key = crate::seed::mix(world.opponent.bits() ^ compared);
+            let base = GreedyRollout::new(view, world.opponent, &world.stock);
+            let greedy = engine(view, world, action, knock_at);
+            let always = base.clone().knocking_at_share(other, 1.0, key);
+            ends_as(always, action, knock_at, &greedy, view, world);
+            let mut gin_only = knock_at;
+            gin_only[other.index()] = Some(0);
+            let gin = engine(view, world, action, gin_only);
+            let never = base.clone().knocking_at_share(other, 0.0, key);
+            ends_as(never, action, knock_at, &gin, view, world);
+
+            let share = 0.3;
+            let rollout = base.knocking_at_share(other, share, key);
+            let sparing = rollout.sparing.unwrap();
+            let mut h = Hand::from_world(view, world.opponent, &world.stock).unwrap();
+            h.apply(view.seat, action).unwrap();
+            let expected = match h.outcome() {
+                Some(outcome) => *outcome,
+                None => {
+                    let mut own = Greedy::new(knock_at[view.seat.index()], Vec::new());
+                    let mut opp = SparingPlayer {
+                        sparing,
+                        greedy: Greedy::new(knock_at[other.index()], Vec::new()),
+                    };
+                    let mut table: [&mut dyn Strategy; 2] = match view.seat {
+                        Seat::A => [&mut own, &mut opp],
+                        Seat::B => [&mut opp, &mut own],
+                    };
+                    play_hand(&mut h, &mut table).unwrap()
+                }
+            };
+            ends_as(rollout, action, knock_at, &expected, view, world);
+            differ += u64::from(
+                expected.winner() != greedy.winner() && expected.winner() != gin.winner(),
+            );
+            compared += 1;
+        });
+        assert!(compared > 3_000 && differ > compared / 100, "{differ} of {compared} differ");
+    }
+
+    /// A share's seat takes about that share of its chances, over keys and
+    /// turns.
+    #[test]
+    fn a_share_takes_that_share_of_the_chances() {
+        let base_rules = Rules::eaai();
+        let deck = Deck::shuffled(&mut Pcg64Mcg::seed_from_u64(3));
+        let hand = Hand::new(&base_rules, &deck, Seat::A, [0, 0]).unwrap();
+        let view = hand.view(Seat::A);
+        for share in [0.1, 0.3, 0.75] {
+            let mut taken = 0;
+            for key in 0..200u64 {
+                let sparing = GreedyRollout::new(&view, CardSet::EMPTY, &[])
+                    .knocking_at_share(Seat::B, share, crate::seed::mix(key))
+                    .sparing
+                    .unwrap();
+                taken += (0..100).filter(|&t| sparing.knocks(t)).count();
+            }
+            let got = taken as f64 / 20_000.0;
+            assert!((got - share).abs() < 0.015, "{share}: {got}");
+        }
     }
 }
