@@ -780,9 +780,9 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                 // Frozen plays on greedy rollouts only.
                 let own_rollout =
                     own_rollout.filter(|&o| o != OwnRollout::Frozen || rollout == Rollout::Greedy);
-                let adapt = adapt && rollout == Rollout::Greedy;
-                // Knock shares play on the fast greedy path only.
+                // Adapt and knock shares play on the fast greedy path only.
                 let fast = rollout == Rollout::Greedy && own_rollout != Some(OwnRollout::Tracker);
+                let adapt = adapt && fast;
                 McParams {
                     samples,
                     budget_ms: None,

@@ -410,8 +410,11 @@ impl Params for McParams {
     }
 
     fn check(&self) -> Result<(), &'static str> {
-        if self.adapt && self.rollout != Rollout::Greedy {
-            return Err("adapt models the opponent on greedy rollouts: give rollout=greedy (the default) with it");
+        // The engine's rollouts (own_rollout = tracker) model no kinds.
+        if self.adapt
+            && (self.rollout != Rollout::Greedy || self.own_rollout() == OwnRollout::Tracker)
+        {
+            return Err("adapt models the opponent on the fast greedy rollouts: give rollout=greedy (the default) and own_rollout greedy or frozen with it");
         }
         if self.adapt_prior != McParams::default().adapt_prior && !self.adapt {
             return Err("adapt_prior is adapt's starting share of gin worlds: give adapt=true with it");
@@ -606,6 +609,9 @@ mod tests {
         }
         let tracker = e("mc:adapt=true,adapt_share=0.3,own_rollout=tracker");
         assert!(tracker.contains("give rollout=greedy"), "{tracker}");
+        for text in ["mc:adapt=true,rollout=tracker", "mc:adapt=true,own_rollout=tracker"] {
+            assert!(e(text).contains("own_rollout greedy or frozen"), "{text}: {}", e(text));
+        }
         let both = e("mc:adapt=true,opp_knock_share=0.3");
         assert!(both.contains("give one of them"), "{both}");
         let turns = e("mc:frozen_turns=2");
