@@ -174,7 +174,7 @@ pub struct McParams {
     /// kind of opponent that declines knocks takes (from 0, below 1; 0:
     /// it plays for gin only). A knock seen from the opponent then
     /// multiplies the odds for that kind by this share (at least
-    /// [`ADAPT_ODDS`](super::ADAPT_ODDS)) instead of by `ADAPT_ODDS`.
+    /// `ADAPT_ODDS`, a tenth) instead of by `ADAPT_ODDS`.
     pub adapt_share: f64,
     /// With `own_rollout = frozen`: how many of this player's turns in a
     /// rollout follow the frozen rules; later ones draw and discard as
