@@ -270,11 +270,15 @@ impl<'a> GreedyRollout<'a> {
                     let threshold = knock_at[seat.index()]
                         .unwrap_or(self.knock_limit)
                         .min(self.knock_limit);
-                    let passes = best.deadwood > 0
-                        && self
-                            .sparing
-                            .is_some_and(|s| s.seat == seat && !s.knocks(self.turns));
-                    if best.deadwood <= threshold && !passes || must_knock {
+                    // A seat knocking at a share passes the knocks short of
+                    // gin that its hash leaves out.
+                    let passes = || {
+                        best.deadwood > 0
+                            && self
+                                .sparing
+                                .is_some_and(|s| s.seat == seat && !s.knocks(self.turns))
+                    };
+                    if best.deadwood <= threshold && !passes() || must_knock {
                         self.hands[seat.index()].remove(best.card);
                         return self.show_down(seat, best.deadwood);
                     }
