@@ -431,9 +431,10 @@ impl MonteCarlo {
             let mut knock_at = [self.params.opp_knock_at; 2];
             let mut share = self.params.opp_knock_share;
             if self.params.adapt && gin_world(world.opponent, self.gin_chance()) {
-                match self.params.adapt_share {
-                    0.0 => knock_at = [Some(0); 2],
-                    sparing => share = sparing,
+                if self.params.adapt_share > 0.0 {
+                    share = self.params.adapt_share;
+                } else {
+                    knock_at = [Some(0); 2];
                 }
             }
             knock_at[seat.index()] = self.params.own_knock_at.or_else(|| {

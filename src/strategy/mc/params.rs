@@ -422,11 +422,12 @@ impl Params for McParams {
         if self.adapt_share != McParams::default().adapt_share && !self.adapt {
             return Err("adapt_share is the knock share of adapt's declining kind: give adapt=true with it");
         }
-        if self.opp_knock_share < 1.0 || self.adapt_share > 0.0 {
+        // adapt_share needs adapt, which already needs the fast path.
+        if self.opp_knock_share < 1.0 {
             if self.rollout != Rollout::Greedy || self.own_rollout() == OwnRollout::Tracker {
-                return Err("opp_knock_share and adapt_share play on greedy rollouts: give rollout=greedy (the default) and own_rollout greedy or frozen with them");
+                return Err("opp_knock_share plays on the fast greedy rollouts: give rollout=greedy (the default) and own_rollout greedy or frozen with it");
             }
-            if self.adapt && self.opp_knock_share < 1.0 {
+            if self.adapt {
                 return Err("adapt and opp_knock_share are two models of the opponent's knocks: give one of them");
             }
         }
