@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use ginlab::experiment::{Pairing, Sweep};
-use ginlab::job::{self, JobError, JobRequest, JobSpec, Layout, Options, Progress, Shard};
+use ginlab::job::{self, Contest, JobError, JobRequest, JobSpec, Layout, Options, Progress, Shard};
 use ginlab::rules::Rules;
-use ginlab::sim::{Plan, Tallies, Work};
+use ginlab::sim::Work;
 use ginlab::stats::{Moments, Sprt, SprtDecision};
 
 mod jobs;
@@ -74,8 +74,8 @@ fn shards_merge_to_the_whole_run() {
     let whole_dir = scratch("whole");
     let whole = spec(pairs(), Work::Hands(300), &whole_dir);
     let outcome = job::run(&whole, &options(None), &|_| {}).unwrap();
-    assert_eq!(outcome.summary.len(), 4);
-    assert!(outcome.summary.iter().all(|r| r.hands == 300));
+    assert_eq!(outcome.summary.pairs().len(), 4);
+    assert!(outcome.summary.pairs().iter().all(|r| r.hands == 300));
     let mut shards = Vec::new();
     for index in 1..=3 {
         let dir = scratch(&format!("shard{index}"));
@@ -86,6 +86,7 @@ fn shards_merge_to_the_whole_run() {
         let deals = shard.slice(150);
         assert!(
             part.summary
+                .pairs()
                 .iter()
                 .all(|r| r.hands == 2 * (deals.end - deals.start))
         );
@@ -190,7 +191,7 @@ fn a_stopping_rule_writes_its_folder_and_resumes() {
     // order finds it (looking only at the ends of blocks, it went on to
     // 2,048).
     let plan = &one(&scratch("sprt-plan")).rows[0].plan;
-    let crossing = first_crossing(&sprt, &unit_scores(plan, 2 * job::STOP_BLOCK), 2);
+    let crossing = first_crossing(&sprt, &unit_scores(plan.as_ref(), 2 * job::STOP_BLOCK), 2);
     assert_eq!(
         Some((stopped.units.n, stopped.llr, stopped.decision)),
         crossing
@@ -201,7 +202,7 @@ fn a_stopping_rule_writes_its_folder_and_resumes() {
         "{stopped:?}"
     );
     // The figures cover every deal played: to the end of that block.
-    assert_eq!(outcome.summary[0].hands, 2 * 2 * job::STOP_BLOCK);
+    assert_eq!(outcome.summary.pairs()[0].hands, 2 * 2 * job::STOP_BLOCK);
     assert!(dir.join("summary.csv").is_file());
     assert!(!dir.join("checkpoint.json").exists());
     // The same decision, at the same unit, on any number of threads.
@@ -279,13 +280,11 @@ fn a_stopping_rule_writes_its_folder_and_resumes() {
 
 /// A's half points in each of `plan`'s first `n` units, played one deal at
 /// a time in deal order.
-fn unit_scores(plan: &Plan, n: u64) -> Vec<i64> {
-    let mut t = Tallies::default();
+fn unit_scores(plan: &dyn Contest, n: u64) -> Vec<i64> {
     (0..n)
         .map(|deal| {
-            let before = t.unit_scores.sum;
-            plan.play_deal(deal, &mut t).unwrap();
-            t.unit_scores.sum - before
+            let (tally, _) = plan.play(deal..deal + 1, 1, &|_| {}, false, None).unwrap();
+            tally.unit_scores().unwrap().sum
         })
         .collect()
 }

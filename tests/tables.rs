@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use ginlab::job::{self, JobError, JobRequest, JobSpec, Layout, Options, Progress, Shard};
+use ginlab::report::Summary;
 use ginlab::rules::Rules;
 use ginlab::sim::{Format, TablePlan, TableTallies, Work};
 
@@ -78,10 +79,12 @@ fn threads_and_shards_give_the_same_files() {
         let one = scratch(&format!("{name}-1"));
         let outcome = job::run(&spec(format, 48, &one), &options(None, 1), &|_| {}).unwrap();
         // Two variants, one row per side and per position each.
-        assert_eq!(outcome.sides.len(), 2 * format.sides());
-        assert_eq!(outcome.seats.len(), 2 * format.sides());
-        assert!(outcome.sides.iter().all(|r| r.games == 48));
-        assert!(outcome.summary.is_empty());
+        let Summary::Sides { sides, seats } = &outcome.summary else {
+            panic!("a table job's summary is per side");
+        };
+        assert_eq!(sides.len(), 2 * format.sides());
+        assert_eq!(seats.len(), 2 * format.sides());
+        assert!(sides.iter().all(|r| r.games == 48));
         let two = scratch(&format!("{name}-2"));
         job::run(&spec(format, 48, &two), &options(None, 2), &|_| {}).unwrap();
         let mut shards = Vec::new();
@@ -93,7 +96,7 @@ fn threads_and_shards_give_the_same_files() {
         }
         let merged_dir = scratch(&format!("{name}-merged"));
         let merged = job::merge(&shards, &merged_dir, &["merge".into()]).unwrap();
-        assert_eq!(merged.table_tallies, outcome.table_tallies);
+        assert_eq!(merged.tallies, outcome.tallies);
         for file in SAME {
             assert_eq!(read(&one, file), read(&two, file), "{name} {file}");
             assert_eq!(read(&one, file), read(&merged_dir, file), "{name} {file}");
@@ -469,16 +472,6 @@ fn what_multi_player_games_cannot_do_is_refused() {
     assert!(!dir.join("anchored").exists());
     refuses(
         &dir,
-        &with(&["--games", "3", "--json"]),
-        "--json: three-player and partnership matches print their tables only",
-    );
-    refuses(
-        &dir,
-        &with(&["--games", "3", "--status", "1"]),
-        "--status: three-player and partnership matches print their tables only",
-    );
-    refuses(
-        &dir,
         &[
             "match",
             "--teams",
@@ -494,6 +487,83 @@ fn what_multi_player_games_cannot_do_is_refused() {
         &dir,
         &["match", "--teams", "greedy,simple", "--games", "2"],
         "--vs",
+    );
+}
+
+/// `--json`, `--status` and `--budget-ms` work for tables as for two
+/// players: the JSON holds `summary.csv`'s rows (per player or team) and
+/// `seats.csv`'s (per seat), the status lines name every side and seat.
+#[test]
+fn tables_print_json_and_status() {
+    let dir = scratch("cli-json");
+    std::fs::create_dir_all(&dir).unwrap();
+    let three = [
+        "match", "greedy", "simple", "random", "-q", "--seed", "1", "--games", "6",
+    ];
+    let with = |extra: &[&'static str]| [&three[..], extra].concat();
+    let json = runs(&dir, &with(&["--json", "--out", "j"]));
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let summary = value["summary"].as_array().unwrap();
+    let seats = value["seats"].as_array().unwrap();
+    assert_eq!(summary.len(), 3, "{json}");
+    assert_eq!(seats.len(), 3, "{json}");
+    assert_eq!(summary[1]["side"], "simple");
+    assert_eq!(seats[0]["side"], "first_dealer");
+    let csv = std::fs::read_to_string(dir.join("j/summary.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    let spec = dir.join("three.toml");
+    std::fs::write(
+        &spec,
+        "seed = 1\ngames = 6\nformat = \"partnership\"\nplayers = [\"greedy\", \"simple\", \"random\", \"greedy\"]\n",
+    )
+    .unwrap();
+    let json = runs(&dir, &["run", "three.toml", "--out", "p", "-q", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["summary"].as_array().unwrap().len(), 2, "{json}");
+    assert_eq!(value["summary"][0]["side"], "greedy+simple", "{json}");
+    assert_eq!(value["seats"].as_array().unwrap().len(), 2, "{json}");
+    let output = ginlab()
+        .current_dir(&dir)
+        .args(with(&["--status", "3"]))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("games; won:"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[1].starts_with("standard greedy v simple v random: 6 games; won: greedy "),
+        "{stderr}"
+    );
+    assert!(lines[1].contains("; by seat: first_dealer "), "{stderr}");
+    let text = runs(
+        &dir,
+        &[
+            "match",
+            "mc",
+            "greedy",
+            "simple",
+            "-q",
+            "--seed",
+            "1",
+            "--games",
+            "3",
+            "--budget-ms",
+            "0.5",
+            "--no-duplicate",
+        ],
+    );
+    assert!(
+        text.contains("mc:"),
+        "the budgeted player is named by its profile: {text}"
+    );
+    refuses(
+        &dir,
+        &with(&["--budget-ms", "2"]),
+        "--budget-ms: none of `greedy`, `simple`, `random` searches under a time budget",
     );
 }
 

@@ -8,11 +8,11 @@ use std::time::Instant;
 use clap::Args;
 use ginlab::engine::{Deck, Seat};
 use ginlab::experiment::Pairing;
-use ginlab::job::{self, JobRequest, Layout, Progress, Shard};
+use ginlab::job::{self, JobRequest, Layout, Progress, Shard, Tally};
 use ginlab::report::{
-    SprtJson, json_report, match_header, match_report, side_table, sprt_line, table_header,
+    SprtJson, Summary, json_report, match_header, match_report, side_table, sprt_line, table_header,
 };
-use ginlab::sim::{Format, Plan, Work};
+use ginlab::sim::{Format, Work};
 use ginlab::stats::Sprt;
 
 use super::input::DECKS_FILE;
@@ -179,15 +179,17 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     };
     let seed = super::master_seed(args.seed)?;
     let variant = variant_name(&args.rules);
-    if let Some(table) = table_players(&args)? {
-        return run_table(&args, table, rules, work, seed, variant);
-    }
-    let (Some(a), Some(b)) = (&args.a, &args.b) else {
-        unreachable!("clap requires A and B without --teams")
-    };
-    let layout = Layout::Pairs {
-        players: vec![(a.clone(), "A".into()), (b.clone(), "B".into())],
-        pairing: Pairing::HeadToHead,
+    let layout = match table_players(&args)? {
+        Some((_, layout)) => layout,
+        None => {
+            let (Some(a), Some(b)) = (&args.a, &args.b) else {
+                unreachable!("clap requires A and B without --teams")
+            };
+            Layout::Pairs {
+                players: vec![(a.clone(), "A".into()), (b.clone(), "B".into())],
+                pairing: Pairing::HeadToHead,
+            }
+        }
     };
     let spec = request(&args, layout, (variant.clone(), rules), work, seed).build(
         &|spec: &str, who: &str| {
@@ -210,17 +212,36 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     if args.budget_ms.is_some()
         && !row
             .plan
-            .profiles
+            .profiles()
             .iter()
             .any(|p| p.params::<ginlab::strategy::McParams>().is_some())
     {
         return Err(Failure::input(format!(
-            "--budget-ms: neither `{a}` nor `{b}` searches under a time budget; it applies to mc players"
+            "--budget-ms: none of {} searches under a time budget; it applies to mc players",
+            row.players
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         )));
     }
-    super::warn_chosen_seed(args.seed, &row.plan.profiles);
-    let header = match_header(&row.players, &variant, seed, row.plan.duplicate);
-    let options = options(&args, status_block(args.status, row.plan.duplicate));
+    super::warn_chosen_seed(args.seed, row.plan.profiles());
+    let header = match row.plan.format() {
+        None => match_header(
+            &[row.players[0].clone(), row.players[1].clone()],
+            &variant,
+            seed,
+            row.plan.unit_size() > 1,
+        ),
+        Some(format) => table_header(
+            &row.players,
+            format,
+            &variant,
+            seed,
+            row.plan.unit_size() > 1,
+        ),
+    };
+    let options = options(&args, status_block(args.status, &spec));
     let start = Instant::now();
     let bar = progress::bar(args.quiet);
     let draw = on_progress(&bar, args.status);
@@ -259,11 +280,26 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         let sprt = outcome.stopped.as_ref().map(SprtJson::new);
         return write_stdout(json_report(&outcome.summary, None, None, sprt).as_bytes());
     }
-    let mut text = match_report(&outcome.summary[0], seconds, threads);
-    if let Some(test) = &outcome.stopped {
-        text.push_str(&sprt_line(test, outcome.tallies[0].unit_scores.n));
-    }
-    text.push_str(&bot_lines(&row.plan));
+    let mut text = match (&outcome.summary, &outcome.tallies[0]) {
+        (Summary::Sides { sides, seats }, Tally::Table(format, t)) => {
+            let mut text = format!("{} games, {} hands in {seconds:.2} s\n", t.games, t.hands);
+            let what = match format {
+                Format::Three => "player",
+                Format::Partnership => "team",
+            };
+            text.push_str(&side_table(sides, what));
+            text.push_str(&side_table(seats, "seat"));
+            text
+        }
+        (summary, tally) => {
+            let mut text = match_report(&summary.pairs()[0], seconds, threads);
+            if let (Some(test), Some(units)) = (&outcome.stopped, tally.unit_scores()) {
+                text.push_str(&sprt_line(test, units.n));
+            }
+            text
+        }
+    };
+    text.push_str(&bot_lines(row.plan.profiles()));
     if to_stderr {
         let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
         return Ok(());
@@ -361,60 +397,10 @@ fn team(values: &[String], flag: &str) -> Result<Vec<String>, Failure> {
     Ok(parts)
 }
 
-/// A three-player or partnership `match`: the per-player (or per-team) and
-/// per-seat tables.
-fn run_table(
-    args: &MatchArgs,
-    (format, layout): (Format, Layout),
-    rules: ginlab::rules::Rules,
-    work: Work,
-    seed: u64,
-    variant: String,
-) -> Result<(), Failure> {
-    for (given, flag) in [(args.json, "--json"), (args.status.is_some(), "--status")] {
-        if given {
-            return Err(Failure::input(format!(
-                "{flag}: three-player and partnership matches print their tables only; read summary.csv and seats.csv of --out DIR"
-            )));
-        }
-    }
-    if args.budget_ms.is_some() {
-        return Err(Failure::input(
-            "--budget-ms: not for three-player and partnership matches; give each mc player budget_ms in its profile (mc:budget_ms=2)",
-        ));
-    }
-    let spec = request(args, layout, (variant.clone(), rules), work, seed).build(&resolver)?;
-    let row = &spec.tables[0];
-    let header = table_header(&row.players, format, &variant, seed, row.plan.rotate);
-    let options = options(args, None);
-    let start = Instant::now();
-    let bar = progress::bar(args.quiet);
-    let draw = on_progress(&bar, None);
-    let outcome = job::run(&spec, &options, &|event| {
-        if let Progress::Start { .. } = event {
-            let _ = write_stdout(header.as_bytes());
-        }
-        draw(event);
-    });
-    bar.finish_and_clear();
-    let outcome = outcome?;
-    super::job::print_notes(&outcome);
-    let seconds = start.elapsed().as_secs_f64();
-    let t = &outcome.table_tallies[0];
-    let mut text = format!("{} games, {} hands in {seconds:.2} s\n", t.games, t.hands);
-    let what = match format {
-        Format::Three => "player",
-        Format::Partnership => "team",
-    };
-    text.push_str(&side_table(&outcome.sides, what));
-    text.push_str(&side_table(&outcome.seats, "seat"));
-    write_stdout(text.as_bytes())
-}
-
 /// For each external bot: processes started, failures, where its logs are.
-fn bot_lines(plan: &Plan) -> String {
+fn bot_lines(profiles: &[ginlab::strategy::Profile]) -> String {
     let mut out = String::new();
-    for (seat, profile) in ["A", "B"].iter().zip(&plan.profiles) {
+    for (seat, profile) in ["A", "B"].iter().zip(profiles) {
         if let Some(bot) = profile.bot() {
             writeln!(
                 out,

@@ -6,7 +6,6 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use ginlab::job::{JobError, JobSpec, Outcome, Player, Progress};
-use ginlab::report::status_line;
 use indicatif::ProgressBar;
 
 use super::Failure;
@@ -51,18 +50,14 @@ pub fn on_progress(bar: &ProgressBar, status: Option<u64>) -> impl Fn(Progress<'
         Progress::Block {
             variant,
             players,
-            tallies,
+            tally,
             stop,
         } => {
             let Some(every) = status else { return };
-            let played = if tallies.games > 0 {
-                tallies.games
-            } else {
-                tallies.hands
-            };
+            let played = tally.played();
             if played / every > printed.load(Ordering::Relaxed) / every {
                 printed.store(played, Ordering::Relaxed);
-                let line = status_line(variant, players, tallies, stop);
+                let line = tally.status_line(variant, players, stop);
                 bar.suspend(|| eprintln!("{line}"));
             }
         }
@@ -77,7 +72,7 @@ pub fn warn_fixed_seed(spec: &JobSpec, origin: &str) {
     let profiles: Vec<_> = spec
         .rows
         .iter()
-        .flat_map(|r| r.plan.profiles.iter().cloned())
+        .flat_map(|r| r.plan.profiles().iter().cloned())
         .collect();
     super::warn_guessable_seed(
         &format!("{origin} {}", spec.manifest.seed),
@@ -95,9 +90,16 @@ pub fn print_notes(outcome: &Outcome) {
 }
 
 /// Deals per block for a status line every `status` games (or hands):
-/// a deal is two of them with duplicate deals.
-pub fn status_block(status: Option<u64>, duplicate: bool) -> Option<u64> {
-    status.map(|n| n.div_ceil(if duplicate { 2 } else { 1 }))
+/// a deal is `unit_size` of them (two with duplicate deals, one per
+/// rotation at a table).
+pub fn status_block(status: Option<u64>, spec: &JobSpec) -> Option<u64> {
+    let unit = spec
+        .rows
+        .iter()
+        .map(|r| r.plan.unit_size())
+        .max()
+        .unwrap_or(1);
+    status.map(|n| n.div_ceil(unit.max(1)))
 }
 
 /// The command line, for manifests.

@@ -82,7 +82,7 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
         threads: args.threads,
         record: args.record.clone(),
         stop: None,
-        block: status_block(args.status, spec.rows.iter().any(|r| r.plan.duplicate)),
+        block: status_block(args.status, &spec),
     };
     let start = Instant::now();
     let bar = progress::bar(args.quiet);

@@ -10,8 +10,8 @@ use clap::Args;
 use ginlab::experiment::Sweep;
 use ginlab::job::{self, JobRequest, JobSpec, Layout, Outcome, Shard, StudyKind, given_once};
 use ginlab::report::{
-    Objective, StudyRows, balance_table, json_report, ratings_table, summary_table, sweep_table,
-    tables_report,
+    Objective, StudyRows, Summary, balance_table, json_report, ratings_table, summary_table,
+    sweep_table, tables_report,
 };
 use ginlab::rules::Rules;
 use ginlab::sim::Work;
@@ -167,10 +167,11 @@ pub fn outcome_json(outcome: &Outcome) -> String {
 /// The summary table, and the rating list when there is one; a
 /// three-player or partnership job's side and seat tables.
 pub fn summary_text(outcome: &Outcome, seconds: f64, dir: &Path) -> String {
-    if !outcome.sides.is_empty() {
-        return tables_report(&outcome.sides, &outcome.seats, seconds, dir);
-    }
-    let mut text = summary_table(&outcome.summary, seconds, dir);
+    let summary = match &outcome.summary {
+        Summary::Sides { sides, seats } => return tables_report(sides, seats, seconds, dir),
+        Summary::Pairs(rows) => rows,
+    };
+    let mut text = summary_table(summary, seconds, dir);
     if let Some(ratings) = &outcome.ratings {
         text.push_str(&ratings_table(ratings));
     }

@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 use crate::report::MANIFEST;
 
-use super::output::write_result;
-use super::play::{Outcome, claim_dir};
-use super::state::{RowState, State, TableRowState, read_finished};
+use super::folder::claim_dir;
+use super::output::{Outcome, write_result};
+use super::state::{State, read_finished};
 use super::{JobError, Shard};
 
 /// Merges the shard folders `inputs` into `out`, writing the same files as
@@ -77,10 +77,8 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
         )));
     }
     // Each row's deals are 0..D, D where the last shard ends; every shard
-    // must hold exactly its slice of them, with tallies that add up.
-    let missing = |path: &Path, row: String| {
-        JobError::Input(format!("{}: has no row `{row}`", path.display()))
-    };
+    // must hold exactly its slice of them, with tallies that add up, and
+    // name what the first shard's row plays.
     for (i, row) in first.rows.iter().enumerate() {
         let deals = end_of(
             states
@@ -90,69 +88,49 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
         );
         for (state, dir) in states.iter().zip(inputs) {
             let path = dir.join("tallies.json");
-            let name = || format!("{} {} vs {}", row.variant, row.players[0], row.players[1]);
-            let mine = state.rows.get(i).ok_or_else(|| missing(&path, name()))?;
+            let mine = state.rows.get(i).ok_or_else(|| {
+                JobError::Input(format!("{}: has no row `{}`", path.display(), row.name()))
+            })?;
+            if (&mine.variant, &mine.players, mine.seed) != (&row.variant, &row.players, row.seed) {
+                return Err(JobError::Input(format!(
+                    "{}: row `{}` is not the first shard's `{}`: not a shard of the same run as {}",
+                    path.display(),
+                    mine.name(),
+                    row.name(),
+                    first_dir.display()
+                )));
+            }
             mine.check(&path, &state.shard.slice(deals), true)?;
         }
     }
-    for (i, row) in first.tables.iter().enumerate() {
-        let deals = end_of(
-            states
-                .iter()
-                .filter_map(|s| s.tables.get(i))
-                .map(|r| &r.covered),
-        );
-        for (state, dir) in states.iter().zip(inputs) {
-            let path = dir.join("tallies.json");
-            let name = || format!("{} {}", row.variant, row.players.join(" "));
-            let mine = state.tables.get(i).ok_or_else(|| missing(&path, name()))?;
-            mine.check(&path, &state.shard.slice(deals), true)?;
-        }
+    if let Some((state, dir)) = states
+        .iter()
+        .zip(inputs)
+        .find(|(s, _)| s.rows.len() != first.rows.len())
+    {
+        return Err(JobError::Input(format!(
+            "{}: holds {} rows, {} holds {}: not a shard of the same run",
+            dir.join("tallies.json").display(),
+            state.rows.len(),
+            first_dir.display(),
+            first.rows.len()
+        )));
     }
     let claim = claim_dir(out)?;
     let mut merged = State {
-        version: super::state::STATE_VERSION,
-        fingerprint: first.fingerprint.clone(),
         shard: Shard::ALL,
-        rows: first
-            .rows
-            .iter()
-            .map(|r| RowState {
-                covered: Vec::new(),
-                tallies: crate::sim::Tallies::default(),
-                ..r.clone()
-            })
-            .collect(),
-        study: first.study.clone(),
-        anchor: first.anchor.clone(),
-        tables: first
-            .tables
-            .iter()
-            .map(|r| TableRowState {
-                covered: Vec::new(),
-                tallies: crate::sim::TableTallies::new(r.format),
-                ..r.clone()
-            })
-            .collect(),
+        version: super::state::STATE_VERSION,
+        ..first.clone()
     };
-    for state in &states {
-        for (into, from) in merged.rows.iter_mut().zip(&state.rows) {
-            into.tallies.merge(&from.tallies);
-            into.covered.extend(from.covered.iter().cloned());
+    for (i, row) in merged.rows.iter_mut().enumerate() {
+        row.covered = Vec::new();
+        row.tally = row.tally.emptied();
+        for state in &states {
+            row.tally.merge(&state.rows[i].tally);
+            row.covered.extend(state.rows[i].covered.iter().cloned());
         }
-        for (into, from) in merged.tables.iter_mut().zip(&state.tables) {
-            into.tallies.merge(&from.tallies);
-            into.covered.extend(from.covered.iter().cloned());
-        }
-    }
-    for covered in merged
-        .rows
-        .iter_mut()
-        .map(|r| &mut r.covered)
-        .chain(merged.tables.iter_mut().map(|r| &mut r.covered))
-    {
-        covered.sort_by_key(|r| r.start);
-        covered.dedup_by(|b, a| {
+        row.covered.sort_by_key(|r| r.start);
+        row.covered.dedup_by(|b, a| {
             let touch = a.end == b.start;
             if touch {
                 a.end = b.end;

@@ -28,15 +28,21 @@
 //! Progress is a callback ([`Progress`]); errors are a [`JobError`] that
 //! says whether the input was bad or the run failed.
 
+mod contest;
+mod folder;
 mod merge;
 mod output;
-mod play;
+mod recorder;
+mod run;
 mod spec;
 mod state;
 
+pub use contest::{Contest, Feature, Recording, Tally, refusal};
+pub use folder::{Claim, claim_dir, prepare_dir};
 pub use merge::merge;
-pub use play::{Claim, Options, Outcome, Progress, STOP_BLOCK, claim_dir, prepare_dir, run};
-pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, TableRow, given_once};
+pub use output::Outcome;
+pub use run::{Options, Progress, STOP_BLOCK, run};
+pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, given_once};
 pub use state::{Shard, StudyKind};
 
 /// Why a job did not finish.

@@ -1,50 +1,98 @@
-//! A finished state into its result files: `summary.csv`,
+//! A finished state into its result files (the one writer, for every
+//! format): `summary.csv`,
 //! `distribution.csv`, the charts, the study's table, `tallies.json` and the
 //! manifest, put in place together.
 
 use std::path::Path;
 
 use crate::report::{
-    self, MANIFEST, RatingRow, ResultFiles, RowTallies, SideRow, StudyRows, SummaryRow, csv_bytes,
+    self, MANIFEST, RatingRow, ResultFiles, RowTallies, StudyRows, Summary, SummaryRow, csv_bytes,
     distribution_rows,
 };
+use crate::sim::Tallies;
+use crate::stats::SprtState;
 
+use super::contest::Tally;
 use super::state::{
-    MANIFEST_CAP, State, digest, read_any_state, read_capped, recorded_digest, with_digest,
+    MANIFEST_CAP, RowState, State, digest, read_any_state, read_capped, recorded_digest,
+    with_digest,
 };
 use super::{JobError, StudyKind};
 
+/// A finished job, its files in place.
+#[derive(Debug)]
+pub struct Outcome {
+    /// Each row's tallies.
+    pub tallies: Vec<Tally>,
+    /// The rows of `summary.csv` (and `seats.csv`): what the terminal
+    /// shows, too.
+    pub summary: Summary,
+    /// The study's table, if the job is a study.
+    pub study: Option<StudyRows>,
+    /// The rating list (`ratings.csv`), for a match of three or more players.
+    pub ratings: Option<Vec<RatingRow>>,
+    /// The stopping rule's result, if one was given: its decision, and the
+    /// LLR and units at the unit it decided at (at the end when the deals
+    /// ran out first). The tallies may hold more units: the rest of the
+    /// block it decided in.
+    pub stopped: Option<SprtState>,
+    /// What the job found and repaired in its folder, for the user.
+    pub notes: Vec<String>,
+}
+
+impl Outcome {
+    /// The outcome of a finished `state` whose presentation rows are
+    /// `rows`, with the notes of its folder's claim.
+    pub(super) fn of(
+        state: State,
+        rows: Rows,
+        stopped: Option<SprtState>,
+        notes: Vec<String>,
+    ) -> Outcome {
+        Outcome {
+            tallies: state.rows.into_iter().map(|r| r.tally).collect(),
+            summary: rows.summary,
+            study: rows.study,
+            ratings: rows.ratings,
+            stopped,
+            notes,
+        }
+    }
+}
+
 /// The presentation rows of a finished state.
-pub(crate) struct Rows {
-    /// `summary.csv` of a two-player job.
-    pub summary: Vec<SummaryRow>,
+pub(super) struct Rows {
+    /// `summary.csv` (and `seats.csv`).
+    pub summary: Summary,
     /// The study's table, if any.
     pub study: Option<StudyRows>,
     /// The rating list of a match of three or more players.
     pub ratings: Option<Vec<RatingRow>>,
-    /// `summary.csv` of a three-player or partnership job: per side.
-    pub sides: Vec<SideRow>,
-    /// `seats.csv`: per position.
-    pub seats: Vec<SideRow>,
 }
 
 /// The presentation rows of `state`: the summary, the study's table and
-/// the rating list, or a table job's side and seat rows.
+/// the rating list.
 pub(super) fn rows(state: &State) -> Rows {
-    let summary = state
-        .rows
-        .iter()
-        .map(|r| SummaryRow::new(&r.variant, &r.players[0], &r.players[1], &r.tallies, r.seed))
-        .collect();
+    let summary = if state.pairs() {
+        Summary::Pairs(
+            pair_rows(state)
+                .map(|(r, p, t)| SummaryRow::new(&r.variant, &p[0], &p[1], t, r.seed))
+                .collect(),
+        )
+    } else {
+        let (mut sides, mut seats) = (Vec::new(), Vec::new());
+        for r in &state.rows {
+            if let Some((format, t)) = r.tally.table() {
+                let (s, p) = report::side_rows(&r.variant, format, &r.players, t);
+                sides.extend(s);
+                seats.extend(p);
+            }
+        }
+        Summary::Sides { sides, seats }
+    };
     let tallies = row_tallies(state);
     let ratings = (state.study == StudyKind::Match && report::rated(&tallies))
         .then(|| report::rating_rows(&tallies, state.anchor.as_deref()));
-    let (mut sides, mut seats) = (Vec::new(), Vec::new());
-    for r in &state.tables {
-        let (s, p) = report::side_rows(&r.variant, r.format, &r.players, &r.tallies);
-        sides.extend(s);
-        seats.extend(p);
-    }
     let study = match &state.study {
         StudyKind::Match => None,
         StudyKind::Sweep { param, values, .. } => Some(StudyRows::Sweep(report::sweep_rows(
@@ -58,20 +106,24 @@ pub(super) fn rows(state: &State) -> Rows {
         summary,
         study,
         ratings,
-        sides,
-        seats,
     }
 }
 
-/// Every row's names and tallies.
+/// The two-player rows of `state` with their players and tallies.
+fn pair_rows(state: &State) -> impl Iterator<Item = (&RowState, &[String; 2], &Tallies)> {
+    state.rows.iter().filter_map(|r| {
+        let players = <&[String; 2]>::try_from(r.players.as_slice()).ok()?;
+        Some((r, players, r.tally.pair()?))
+    })
+}
+
+/// Every two-player row's names and tallies.
 fn row_tallies(state: &State) -> Vec<RowTallies<'_>> {
-    state
-        .rows
-        .iter()
-        .map(|r| RowTallies {
+    pair_rows(state)
+        .map(|(r, players, tallies)| RowTallies {
             variant: &r.variant,
-            players: &r.players,
-            tallies: &r.tallies,
+            players,
+            tallies,
         })
         .collect()
 }
@@ -94,35 +146,34 @@ pub(super) fn write_result(
         summary,
         study,
         ratings,
-        sides,
-        seats,
     } = &rows;
     let run = |e: std::io::Error| JobError::Run(e.to_string());
     let csv = |e: csv::Error| JobError::Run(e.to_string());
     let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
-    for r in &state.rows {
+    for (r, players, tallies) in pair_rows(state) {
         let dealer_side = matches!(state.study, StudyKind::Balance { .. });
-        for (name, svg) in report::histograms(&r.variant, &r.players, &r.tallies, dealer_side) {
+        for (name, svg) in report::histograms(&r.variant, players, tallies, dealer_side) {
             entries.push((name, svg.into_bytes()));
         }
     }
-    let distribution: Vec<_> = state
-        .rows
-        .iter()
-        .flat_map(|r| distribution_rows(&r.variant, &r.players[0], &r.players[1], &r.tallies))
-        .collect();
     let json = serde_json::to_vec(state).map_err(|e| JobError::Run(e.to_string()))?;
     let manifest_toml = with_digest(manifest_toml, &digest(&json));
     entries.push(("tallies.json".into(), json));
-    if state.tables.is_empty() {
-        entries.push(("summary.csv".into(), csv_bytes(summary).map_err(csv)?));
-        entries.push((
-            "distribution.csv".into(),
-            csv_bytes(&distribution).map_err(csv)?,
-        ));
-    } else {
-        entries.push(("summary.csv".into(), csv_bytes(sides).map_err(csv)?));
-        entries.push(("seats.csv".into(), csv_bytes(seats).map_err(csv)?));
+    match summary {
+        Summary::Pairs(summary) => {
+            let distribution: Vec<_> = pair_rows(state)
+                .flat_map(|(r, p, t)| distribution_rows(&r.variant, &p[0], &p[1], t))
+                .collect();
+            entries.push(("summary.csv".into(), csv_bytes(summary).map_err(csv)?));
+            entries.push((
+                "distribution.csv".into(),
+                csv_bytes(&distribution).map_err(csv)?,
+            ));
+        }
+        Summary::Sides { sides, seats } => {
+            entries.push(("summary.csv".into(), csv_bytes(sides).map_err(csv)?));
+            entries.push(("seats.csv".into(), csv_bytes(seats).map_err(csv)?));
+        }
     }
     match (study, &state.study) {
         (
@@ -152,7 +203,7 @@ pub(super) fn write_result(
     }
     if let Some(table) = ratings {
         let tallies = row_tallies(state);
-        let unit = if state.rows.iter().any(|r| r.tallies.games > 0) {
+        let unit = if pair_rows(state).any(|(_, _, t)| t.games > 0) {
             "game"
         } else {
             "hand"
@@ -193,12 +244,8 @@ fn earlier_files(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = ["summary.csv", "distribution.csv", "tallies.json", MANIFEST]
         .map(String::from)
         .to_vec();
-    for r in &earlier.rows {
-        names.extend(report::chart_names(
-            &r.variant,
-            &r.players,
-            r.tallies.games > 0,
-        ));
+    for (r, players, tallies) in pair_rows(&earlier) {
+        names.extend(report::chart_names(&r.variant, players, tallies.games > 0));
     }
     match earlier.study {
         StudyKind::Match if report::rated(&row_tallies(&earlier)) => {
@@ -208,7 +255,7 @@ fn earlier_files(dir: &Path) -> Vec<String> {
         StudyKind::Sweep { .. } => names.extend(["sweep.csv".into(), "sweep.svg".into()]),
         StudyKind::Balance { .. } => names.extend(["balance.csv".into(), "balance.svg".into()]),
     }
-    if !earlier.tables.is_empty() {
+    if !earlier.pairs() {
         names.push("seats.csv".into());
     }
     names

@@ -4,6 +4,7 @@
 //! decided here, once.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::experiment::{Experiment, Pairing, Study, Sweep};
 use crate::report::{Manifest, Objective, VariantRules};
@@ -11,6 +12,7 @@ use crate::rules::Rules;
 use crate::sim::{Format, Plan, TablePlan, Work};
 use crate::strategy::Profile;
 
+use super::contest::{Contest, Feature, refusal};
 use super::{JobError, StudyKind};
 
 /// A resolved strategy: its profile and the name reports use.
@@ -86,48 +88,23 @@ pub struct JobRequest {
     pub anchor: Option<String>,
 }
 
-/// One row: a variant and a pairing, and the plan that plays it.
+/// One row: a variant, its players, and the contest that plays it (two
+/// players, three, or two partnerships).
 #[derive(Clone, Debug)]
 pub struct Row {
     /// The variant's name.
     pub variant: String,
-    /// Players A and B by name.
-    pub players: [String; 2],
-    /// How the row is played.
-    pub plan: Plan,
-}
-
-impl Row {
-    /// What this row's game records are labelled with.
-    #[must_use]
-    pub fn labels(&self) -> crate::sim::Labels {
-        crate::sim::Labels {
-            variant: self.variant.clone(),
-            names: self.players.clone(),
-        }
-    }
-}
-
-/// One row of a three-player or partnership job: a variant and the
-/// players at its table.
-#[derive(Clone, Debug)]
-pub struct TableRow {
-    /// The variant's name.
-    pub variant: String,
-    /// The players by name (partnerships team by team).
+    /// The players by name (A and B; three; partnerships team by team).
     pub players: Vec<String>,
     /// How the row is played.
-    pub plan: TablePlan,
+    pub plan: Arc<dyn Contest>,
 }
 
 /// A resolved job: what every front end runs.
 #[derive(Clone, Debug)]
 pub struct JobSpec {
-    /// The two-player rows, in output order.
+    /// The rows, in output order (every row of a job is of one format).
     pub rows: Vec<Row>,
-    /// The three-player or partnership rows (a job has these or `rows`,
-    /// never both).
-    pub tables: Vec<TableRow>,
     /// What the rows make (the study table written beside the summary).
     pub study: StudyKind,
     /// What made it, written as `manifest.toml`.
@@ -206,16 +183,17 @@ impl JobRequest {
     /// grid or parameter, a value or variant given twice.
     pub fn build(self, resolve: &Resolve<'_>) -> Result<JobSpec, JobError> {
         let duplicate = self.duplicate && !matches!(self.layout, Layout::Balance { .. });
-        let plan = |rules: &Rules, a: &Profile, b: &Profile| Plan {
-            rules: rules.clone(),
-            profiles: [a.clone(), b.clone()],
-            work: self.work.clone(),
-            duplicate,
-            seed: self.seed,
+        let plan = |rules: &Rules, a: &Profile, b: &Profile| -> Arc<dyn Contest> {
+            Arc::new(Plan {
+                rules: rules.clone(),
+                profiles: [a.clone(), b.clone()],
+                work: self.work.clone(),
+                duplicate,
+                seed: self.seed,
+            })
         };
         let mut rows = Vec::new();
         let mut anchor = None;
-        let mut tables = Vec::new();
         let (players, profiles, study, default_name) = match &self.layout {
             Layout::Table { format, players } => {
                 let players = table_players(*format, players, &self.work, resolve)?;
@@ -224,17 +202,17 @@ impl JobRequest {
                     unreachable!("table_players refuses hands and decks")
                 };
                 for (variant, rules) in &self.variants {
-                    tables.push(TableRow {
+                    rows.push(Row {
                         variant: variant.clone(),
                         players: names.clone(),
-                        plan: TablePlan {
+                        plan: Arc::new(TablePlan {
                             format: *format,
                             rules: rules.clone(),
                             profiles: players.iter().map(|p| p.profile.clone()).collect(),
                             games,
                             rotate: duplicate,
                             seed: self.seed,
-                        },
+                        }),
                     });
                 }
                 (
@@ -257,7 +235,7 @@ impl JobRequest {
                     for (a, b) in pairing.pairs(players.len()) {
                         rows.push(Row {
                             variant: variant.clone(),
-                            players: [players[a].name.clone(), players[b].name.clone()],
+                            players: vec![players[a].name.clone(), players[b].name.clone()],
                             plan: plan(rules, &players[a].profile, &players[b].profile),
                         });
                     }
@@ -301,7 +279,7 @@ impl JobRequest {
                     for (profile, name) in swept.iter().zip(&names) {
                         rows.push(Row {
                             variant: variant.clone(),
-                            players: [name.clone(), opponent.name.clone()],
+                            players: vec![name.clone(), opponent.name.clone()],
                             plan: plan(rules, profile, &opponent.profile),
                         });
                     }
@@ -338,7 +316,7 @@ impl JobRequest {
                 for (variant, rules) in &self.variants {
                     rows.push(Row {
                         variant: variant.clone(),
-                        players: [player.name.clone(), player.name.clone()],
+                        players: vec![player.name.clone(), player.name.clone()],
                         plan: plan(rules, &player.profile, &player.profile),
                     });
                 }
@@ -352,16 +330,19 @@ impl JobRequest {
                 )
             }
         };
-        if self.anchor.is_some() && !matches!(self.layout, Layout::Pairs { .. }) {
-            let what = match self.layout {
-                Layout::Table { .. } => {
-                    "a three-player or partnership table (it reports per player or team)"
+        if self.anchor.is_some() {
+            match &self.layout {
+                Layout::Pairs { .. } => {}
+                Layout::Table { format, .. } => {
+                    let why = refusal(Some(*format), Feature::Anchor).unwrap_or_default();
+                    return Err(JobError::Input(why));
                 }
-                _ => "a sweep or balance study",
-            };
-            return Err(JobError::Input(format!(
-                "anchor: a rating list is made for a match of three or more players in pairings, not {what}"
-            )));
+                _ => {
+                    return Err(JobError::Input(
+                        "anchor: a rating list is made for a match of three or more players in pairings, not a sweep or balance study".into(),
+                    ));
+                }
+            }
         }
         distinct_files(&rows)?;
         let dir = match (self.out, self.name.or(default_name)) {
@@ -396,7 +377,6 @@ impl JobRequest {
         };
         Ok(JobSpec {
             rows,
-            tables,
             study,
             manifest,
             dir,
@@ -467,18 +447,11 @@ fn table_players(
             given.len()
         )));
     }
+    let refuse = |feature| JobError::Input(refusal(Some(format), feature).unwrap_or_default());
     match work {
         Work::Games(_) => {}
-        Work::Hands(_) => {
-            return Err(JobError::Input(format!(
-                "--hands: {what} is played in whole games (its hands depend on who won the last); give --games"
-            )));
-        }
-        Work::Decks { .. } => {
-            return Err(JobError::Input(format!(
-                "--decks: {what} is played in whole games dealt from the seed; give --games"
-            )));
-        }
+        Work::Hands(_) => return Err(refuse(Feature::Hands)),
+        Work::Decks { .. } => return Err(refuse(Feature::Decks)),
     }
     let mut players: Vec<Player> = given
         .iter()
@@ -490,8 +463,9 @@ fn table_players(
         .find(|(p, _)| p.profile.bot().is_some())
     {
         return Err(JobError::Input(format!(
-            "{}: external bots play two-player games only (the protocol of docs/PROTOCOL.md has two seats); {what} takes built-in strategies or profiles",
-            if p.name.is_empty() { spec } else { &p.name }
+            "{}: {}",
+            if p.name.is_empty() { spec } else { &p.name },
+            refusal(Some(format), Feature::Bots).unwrap_or_default()
         )));
     }
     let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
@@ -509,11 +483,14 @@ fn table_players(
 /// chart file name), before anything is played.
 fn distinct_files(rows: &[Row]) -> Result<(), JobError> {
     let mut seen = std::collections::HashMap::new();
+    // Two-player rows write charts named by their players.
     for row in rows {
-        for name in crate::report::chart_names(&row.variant, &row.players, true) {
+        let Ok(players) = <&[String; 2]>::try_from(row.players.as_slice()) else {
+            continue;
+        };
+        for name in crate::report::chart_names(&row.variant, players, true) {
             if let Some(earlier) = seen.insert(name.clone(), row) {
-                let describe =
-                    |r: &Row| format!("{} {} vs {}", r.variant, r.players[0], r.players[1]);
+                let describe = |r: &Row| format!("{} {}", r.variant, r.players.join(" vs "));
                 return Err(JobError::Input(format!(
                     "the rows `{}` and `{}` would both write {name}: give the players (or variants) names that differ in letters or digits, and each pairing once",
                     describe(earlier),

@@ -8,9 +8,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::report::write_atomic;
-use crate::sim::{Format, Plan, TableTallies, Tallies, Work};
+use crate::sim::{Format, TableTallies, Tallies};
 
-use super::{JobError, Row, TableRow};
+use super::contest::Tally;
+use super::{JobError, Row};
 
 /// `K/N`: which slice of the deals this process plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,48 +108,155 @@ impl StudyKind {
 /// cannot be made). 3: so do the three-player and partnership tallies.
 pub const STATE_VERSION: u32 = 3;
 
-/// What `tallies.json` and `checkpoint.json` hold.
+/// What `tallies.json` and `checkpoint.json` hold. On disk (see [`Wire`])
+/// two-player rows sit under `rows` and multi-player rows under `tables`,
+/// as the files have always had them.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "Wire", try_from = "Wire")]
 pub(super) struct State {
     /// The format ([`STATE_VERSION`]; 1 when absent).
-    #[serde(default = "format_one")]
     pub version: u32,
     /// Everything that decides the results; shards and checkpoints must match it.
     pub fingerprint: String,
     /// The shard this state belongs to.
     pub shard: Shard,
-    /// Per row: the deals covered (sorted, disjoint ranges) and their tallies.
+    /// Per row: what it plays, the deals covered (sorted, disjoint ranges)
+    /// and their tallies.
     pub rows: Vec<RowState>,
-    /// The study the rows make (absent for a match, whose files predate it).
-    #[serde(default, skip_serializing_if = "StudyKind::is_match")]
+    /// The study the rows make.
     pub study: StudyKind,
-    /// The player a rating list is anchored at, when one was named (absent
-    /// otherwise, so earlier folders keep their bytes).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The player a rating list is anchored at, when one was named.
     pub anchor: Option<String>,
-    /// Three-player or partnership rows (absent for two-player jobs).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tables: Vec<TableRowState>,
 }
 
-/// What a three-player or partnership row has covered.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub(super) struct TableRowState {
+/// What one row has covered: the names of what it played, and its tallies.
+#[derive(Clone, Debug)]
+pub(super) struct RowState {
     pub variant: String,
-    pub format: Format,
     pub players: Vec<String>,
     pub seed: u64,
     pub covered: Vec<Range<u64>>,
-    pub tallies: TableTallies,
+    pub tally: Tally,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub(super) struct RowState {
-    pub variant: String,
-    pub players: [String; 2],
-    pub seed: u64,
-    pub covered: Vec<Range<u64>>,
-    pub tallies: Tallies,
+/// The state files' layout.
+#[derive(Serialize, Deserialize)]
+struct Wire {
+    #[serde(default = "format_one")]
+    version: u32,
+    fingerprint: String,
+    shard: Shard,
+    rows: Vec<WireRow<Tallies>>,
+    /// Absent for a match, whose files predate it.
+    #[serde(default, skip_serializing_if = "StudyKind::is_match")]
+    study: StudyKind,
+    /// Absent unless named, so earlier folders keep their bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    anchor: Option<String>,
+    /// Three-player or partnership rows (absent for two-player jobs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    tables: Vec<WireRow<TableTallies>>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct WireRow<T> {
+    variant: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    format: Option<Format>,
+    players: Vec<String>,
+    seed: u64,
+    covered: Vec<Range<u64>>,
+    tallies: T,
+}
+
+impl From<State> for Wire {
+    fn from(state: State) -> Wire {
+        let (mut rows, mut tables) = (Vec::new(), Vec::new());
+        for r in state.rows {
+            let (variant, players, seed, covered) = (r.variant, r.players, r.seed, r.covered);
+            match r.tally {
+                Tally::Pair(tallies) => rows.push(WireRow {
+                    variant,
+                    format: None,
+                    players,
+                    seed,
+                    covered,
+                    tallies: *tallies,
+                }),
+                Tally::Table(format, tallies) => tables.push(WireRow {
+                    variant,
+                    format: Some(format),
+                    players,
+                    seed,
+                    covered,
+                    tallies,
+                }),
+            }
+        }
+        Wire {
+            version: state.version,
+            fingerprint: state.fingerprint,
+            shard: state.shard,
+            rows,
+            study: state.study,
+            anchor: state.anchor,
+            tables,
+        }
+    }
+}
+
+impl TryFrom<Wire> for State {
+    type Error = String;
+
+    fn try_from(wire: Wire) -> Result<State, String> {
+        if !wire.rows.is_empty() && !wire.tables.is_empty() {
+            return Err("it holds two-player rows and table rows; a job has one kind".into());
+        }
+        let mut rows = Vec::new();
+        for r in wire.rows {
+            if r.players.len() != 2 || r.format.is_some() {
+                return Err(format!(
+                    "row `{}`: a two-player row names two players and no format",
+                    r.variant
+                ));
+            }
+            rows.push(RowState {
+                variant: r.variant,
+                players: r.players,
+                seed: r.seed,
+                covered: r.covered,
+                tally: Tally::Pair(Box::new(r.tallies)),
+            });
+        }
+        for r in wire.tables {
+            let Some(format) = r.format else {
+                return Err(format!("table row `{}`: no format", r.variant));
+            };
+            if r.players.len() != format.players() {
+                return Err(format!(
+                    "table row `{}`: {} players for format {}",
+                    r.variant,
+                    r.players.len(),
+                    format.name()
+                ));
+            }
+            rows.push(RowState {
+                variant: r.variant,
+                players: r.players,
+                seed: r.seed,
+                covered: r.covered,
+                tally: Tally::Table(format, r.tallies),
+            });
+        }
+        Ok(State {
+            version: wire.version,
+            fingerprint: wire.fingerprint,
+            shard: wire.shard,
+            rows,
+            study: wire.study,
+            anchor: wire.anchor,
+        })
+    }
 }
 
 fn format_one() -> u32 {
@@ -194,7 +302,6 @@ impl State {
     /// The empty state of `rows`.
     pub fn new(
         rows: &[Row],
-        tables: &[TableRow],
         study: &StudyKind,
         anchor: Option<String>,
         fingerprint: String,
@@ -209,24 +316,13 @@ impl State {
                 .map(|r| RowState {
                     variant: r.variant.clone(),
                     players: r.players.clone(),
-                    seed: r.plan.seed,
+                    seed: r.plan.seed(),
                     covered: Vec::new(),
-                    tallies: Tallies::default(),
+                    tally: r.plan.empty(),
                 })
                 .collect(),
             study: study.clone(),
             anchor,
-            tables: tables
-                .iter()
-                .map(|r| TableRowState {
-                    variant: r.variant.clone(),
-                    format: r.plan.format,
-                    players: r.players.clone(),
-                    seed: r.plan.seed,
-                    covered: Vec::new(),
-                    tallies: TableTallies::new(r.plan.format),
-                })
-                .collect(),
         }
     }
 
@@ -241,9 +337,14 @@ impl State {
         self.rows
             .iter()
             .flat_map(|r| &r.covered)
-            .chain(self.tables.iter().flat_map(|r| &r.covered))
             .map(|c| c.end - c.start)
             .sum()
+    }
+
+    /// Whether the rows are two-player rows (the files a job writes
+    /// depend on it).
+    pub fn pairs(&self) -> bool {
+        self.rows.iter().all(|r| r.tally.pair().is_some())
     }
 }
 
@@ -273,73 +374,57 @@ fn damaged(path: &Path, row: &str, why: &str) -> JobError {
     ))
 }
 
-impl TableRowState {
-    /// As [`RowState::check`], for a table row.
-    pub fn check(&self, path: &Path, slice: &Range<u64>, finished: bool) -> Result<(), JobError> {
-        let row = format!("{} {}", self.variant, self.players.join(" "));
-        let covered =
-            covered_of(&self.covered, slice, finished).map_err(|why| damaged(path, &row, &why))?;
-        match self.tallies.inconsistency(covered, self.format) {
-            None => Ok(()),
-            Some(why) => Err(damaged(path, &row, why)),
-        }
-    }
-}
-
 impl RowState {
+    /// The row's name in messages: variant and players.
+    pub fn name(&self) -> String {
+        format!("{} {}", self.variant, self.players.join(" vs "))
+    }
+
     /// Checks a row read from `path` against the deals it should cover:
     /// `slice` exactly (`finished`), or a start of it (a checkpoint); and
     /// its tallies against the deals covered.
     pub fn check(&self, path: &Path, slice: &Range<u64>, finished: bool) -> Result<(), JobError> {
-        let row = format!(
-            "{} {} vs {}",
-            self.variant, self.players[0], self.players[1]
-        );
+        let row = self.name();
         let covered =
             covered_of(&self.covered, slice, finished).map_err(|why| damaged(path, &row, &why))?;
-        match self.tallies.inconsistency(covered) {
+        match self.tally.inconsistency(covered) {
             None => Ok(()),
             Some(why) => Err(damaged(path, &row, why)),
         }
+    }
+
+    /// Checks a row read from the checkpoint `path` names what `row` of the
+    /// run plays: its variant, players, seed and format. The fingerprint
+    /// covers the run's rows, not the names a checkpoint holds, and the
+    /// result is written from these.
+    pub fn check_names(&self, path: &Path, row: &Row) -> Result<(), JobError> {
+        let same = self.variant == row.variant
+            && self.players == row.players
+            && self.seed == row.plan.seed()
+            && self.tally.table().map(|(f, _)| f) == row.plan.format();
+        if same {
+            return Ok(());
+        }
+        Err(damaged(
+            path,
+            &self.name(),
+            &format!(
+                "it does not name what the run's row `{} {}` plays (seed {})",
+                row.variant,
+                row.players.join(" vs "),
+                row.plan.seed()
+            ),
+        ))
     }
 }
 
 /// The fingerprint of a job: seed, profiles, rules, amount and duplicate of
 /// every row, in order, and the stopping rule if any.
-pub(super) fn fingerprint(
-    rows: &[Row],
-    tables: &[TableRow],
-    stop: Option<&crate::stats::Sprt>,
-) -> String {
+pub(super) fn fingerprint(rows: &[Row], stop: Option<&crate::stats::Sprt>) -> String {
     let mut text: String = rows
         .iter()
-        .map(|r| {
-            format!(
-                "{} | {} | {} | {:?} | duplicate={} | seed={}\n{}",
-                r.variant,
-                r.plan.profiles[0],
-                r.plan.profiles[1],
-                work_text(&r.plan),
-                r.plan.duplicate,
-                r.plan.seed,
-                r.plan.rules.to_toml()
-            )
-        })
+        .map(|r| r.plan.fingerprint(&r.variant))
         .collect();
-    for r in tables {
-        let p = &r.plan;
-        let profiles: Vec<String> = p.profiles.iter().map(ToString::to_string).collect();
-        text.push_str(&format!(
-            "{} | {} | {} | games={} | rotate={} | seed={}\n{}",
-            r.variant,
-            p.format.name(),
-            profiles.join(" | "),
-            p.games,
-            p.rotate,
-            p.seed,
-            p.rules.to_toml()
-        ));
-    }
     // "after every unit": a checkpoint of the tests that looked every
     // 1,024 deals may hold units past a crossing, so it is not resumed.
     if let Some(sprt) = stop {
@@ -349,17 +434,6 @@ pub(super) fn fingerprint(
         ));
     }
     text
-}
-
-fn work_text(plan: &Plan) -> String {
-    match &plan.work {
-        Work::Hands(n) => format!("hands={n}"),
-        Work::Games(n) => format!("games={n}"),
-        Work::Decks { decks, dealer } => {
-            let all: String = decks.iter().map(|d| format!("{d}\n")).collect();
-            format!("decks={} dealer={dealer} {all}", decks.len())
-        }
-    }
 }
 
 /// The most bytes of a state file (`tallies.json`, `checkpoint.json`) read:

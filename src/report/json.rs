@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{RatingRow, StudyRows, SummaryRow};
+use super::{RatingRow, SideRow, StudyRows, SummaryRow};
 use crate::stats::{SprtDecision, SprtState};
 
 /// Where a stopping rule left a run, as `--json` reports it.
@@ -57,10 +57,47 @@ impl SprtJson {
     }
 }
 
+/// A finished job's `summary.csv` rows: per pairing (two players), or per
+/// player or team with `seats.csv`'s rows per position (three players,
+/// partnerships).
+#[derive(Clone, Debug)]
+pub enum Summary {
+    /// One row per variant and pairing.
+    Pairs(Vec<SummaryRow>),
+    /// One row per variant and side, and per variant and position.
+    Sides {
+        /// `summary.csv`: per player or team.
+        sides: Vec<SideRow>,
+        /// `seats.csv`: per position relative to the first dealer.
+        seats: Vec<SideRow>,
+    },
+}
+
+impl Summary {
+    /// The two-player rows (none for a table job).
+    #[must_use]
+    pub fn pairs(&self) -> &[SummaryRow] {
+        match self {
+            Summary::Pairs(rows) => rows,
+            Summary::Sides { .. } => &[],
+        }
+    }
+}
+
+/// The rows of `summary.csv`, whichever their kind.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum SummaryJson<'a> {
+    Pairs(&'a [SummaryRow]),
+    Sides(&'a [SideRow]),
+}
+
 /// The object `--json` prints.
 #[derive(Serialize)]
 struct Report<'a> {
-    summary: &'a [SummaryRow],
+    summary: SummaryJson<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seats: Option<&'a [SideRow]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ratings: Option<&'a [RatingRow]>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -72,17 +109,22 @@ struct Report<'a> {
 }
 
 /// One line of JSON: `summary` (the rows of `summary.csv`), and when the
-/// job has them `ratings`, `sweep` or `balance` (the rows of those CSV
-/// files) and `sprt`.
+/// job has them `seats`, `ratings`, `sweep` or `balance` (the rows of those
+/// CSV files) and `sprt`.
 #[must_use]
 pub fn json_report(
-    summary: &[SummaryRow],
+    summary: &Summary,
     ratings: Option<&[RatingRow]>,
     study: Option<&StudyRows>,
     sprt: Option<SprtJson>,
 ) -> String {
+    let (summary, seats) = match summary {
+        Summary::Pairs(rows) => (SummaryJson::Pairs(rows), None),
+        Summary::Sides { sides, seats } => (SummaryJson::Sides(sides), Some(seats.as_slice())),
+    };
     let report = Report {
         summary,
+        seats,
         ratings,
         sweep: match study {
             Some(StudyRows::Sweep(rows)) => Some(rows),

@@ -23,13 +23,13 @@ pub use files::{
     AtomicFile, CHECKPOINT, JOURNAL, MANIFEST, ResultFiles, finish_interrupted_commit,
     is_result_file, remove_temporary_files, write_atomic,
 };
-pub use json::{SprtJson, json_report};
+pub use json::{SprtJson, Summary, json_report};
 pub use multi::{SideRow, side_names, side_rows, side_table, table_header, tables_report};
 pub use ratings::{
     DEFAULT_ANCHOR, RatingRow, anchor_index, crosstable_bytes, rated, rating_rows, ratings_chart,
     ratings_table,
 };
-pub use status::status_line;
+pub use status::{status_line, table_status_line};
 pub use study::{
     BalanceRow, Objective, RowTallies, StudyRows, SweepRow, balance_chart, balance_rows,
     chart_names, histograms, sweep_chart, sweep_rows,

@@ -4,7 +4,7 @@
 
 use super::SummaryRow;
 use super::table::{fixed, signed};
-use crate::sim::Tallies;
+use crate::sim::{Format, TableTallies, Tallies};
 use crate::stats::{SprtDecision, SprtState};
 
 /// One status line (no newline) for a row's tallies so far: in games mode
@@ -73,6 +73,41 @@ pub fn status_line(
         .collect();
     line.push_str(&format!(", {name} {}", counts.join(" ")));
     line
+}
+
+/// One status line (no newline) for a three-player or partnership row's
+/// tallies so far: games played, then per player (or team) its games won
+/// and win rate with its interval over the deals, then the same per seat
+/// (position relative to the first dealer), from the rows `summary.csv`
+/// and `seats.csv` are written from.
+#[must_use]
+pub fn table_status_line(
+    variant: &str,
+    format: Format,
+    players: &[String],
+    t: &TableTallies,
+) -> String {
+    let (sides, seats) = super::side_rows(variant, format, players, t);
+    let part = |rows: &[super::SideRow]| {
+        rows.iter()
+            .map(|r| {
+                format!(
+                    "{} {} {}",
+                    r.side,
+                    r.wins,
+                    super::table::percent(r.win_rate, r.win_lo, r.win_hi)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "{variant} {}: {} games; won: {}; by seat: {}",
+        players.join(" v "),
+        t.games,
+        part(&sides),
+        part(&seats)
+    )
 }
 
 #[cfg(test)]
