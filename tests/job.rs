@@ -334,3 +334,18 @@ fn merging_a_sweep_writes_its_table() {
     let text = String::from_utf8(read(&merged, "sweep.csv")).unwrap();
     assert_eq!(text.lines().count(), 1 + 2 * 3);
 }
+
+#[test]
+fn a_thread_count_past_the_cap_is_refused_before_playing() {
+    let dir = scratch("threads");
+    let s = spec(pairs(), Work::Hands(4), &dir);
+    let options = Options {
+        threads: job::MAX_THREADS + 1,
+        ..Options::default()
+    };
+    let Err(JobError::Input(e)) = job::run(&s, &options, &|_| {}) else {
+        panic!("a million threads never start: refused as bad input");
+    };
+    assert_eq!(e, "threads are 0 (one per core) to 1024, not 1025");
+    assert!(!dir.join("summary.csv").exists());
+}

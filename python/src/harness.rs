@@ -120,6 +120,9 @@ fn run_plan(py: Python<'_>, plan: &Plan, threads: usize) -> PyResult<Tallies> {
 /// the GIL released; with a Python player, deal after deal in this thread
 /// (a Python error stops the play and is raised).
 fn play(py: Python<'_>, plan: &Plan, sides: &[Side; 2], threads: usize) -> PyResult<Tallies> {
+    // A pool of a million threads never starts: the CLI's cap, refused
+    // before anything is played.
+    ginlab::job::check_threads(threads).map_err(PyValueError::new_err)?;
     if sides.iter().all(|s| matches!(s, Side::Builtin(_))) {
         return run_plan(py, plan, threads);
     }

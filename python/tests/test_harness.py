@@ -45,6 +45,14 @@ def test_match_is_reproducible_and_summarised():
     assert list(one)[:3] == ["variant", "player_a", "player_b"]
 
 
+def test_a_thread_count_past_the_cap_is_refused():
+    # The CLI's cap (1024): a pool of a million threads never starts.
+    with pytest.raises(ValueError, match="threads are 0 \\(one per core\\) to 1024"):
+        ginlab.match("simple", "random", hands=2, threads=10**6)
+    with pytest.raises(ValueError, match="to 1024"):
+        ginlab.balance("simple", hands=2, threads=2000)
+
+
 def test_python_errors_stop_the_match():
     class Broken:
         def act(self, obs):

@@ -172,13 +172,14 @@ fn warn_guessable_seed(seed: &str, remedy: &str, profiles: &[Profile]) {
 }
 
 /// The most worker threads `--threads` may ask for.
-const MAX_THREADS: usize = 1024;
-
-/// `--threads N`: 0 (one per core) to [`MAX_THREADS`].
+/// `--threads N`: 0 (one per core) to [`ginlab::job::MAX_THREADS`].
 fn threads(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
-        Ok(n) if n <= MAX_THREADS => Ok(n),
-        _ => Err(format!("threads are 0 (one per core) to {MAX_THREADS}")),
+        Ok(n) if n <= ginlab::job::MAX_THREADS => Ok(n),
+        _ => Err(format!(
+            "threads are 0 (one per core) to {}",
+            ginlab::job::MAX_THREADS
+        )),
     }
 }
 

@@ -38,6 +38,25 @@ fn stop_block(next: u64) -> u64 {
     next.clamp(FIRST_STOP_BLOCK, STOP_BLOCK)
 }
 
+/// The most worker threads a job starts (every front end's cap: a pool of
+/// a million threads never starts).
+pub const MAX_THREADS: usize = 1024;
+
+/// Refuses a thread count above [`MAX_THREADS`], with the message every
+/// front end prints.
+///
+/// # Errors
+/// The reason, naming the range.
+pub fn check_threads(threads: usize) -> Result<usize, String> {
+    if threads <= MAX_THREADS {
+        Ok(threads)
+    } else {
+        Err(format!(
+            "threads are 0 (one per core) to {MAX_THREADS}, not {threads}"
+        ))
+    }
+}
+
 /// How a job is played.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -96,6 +115,7 @@ pub enum Progress<'a> {
 /// the rows' format cannot do ([`Contest::cannot`](super::Contest::cannot)),
 /// and options that need a folder or a whole run.
 fn check(spec: &JobSpec, options: &Options) -> Result<(), JobError> {
+    check_threads(options.threads).map_err(JobError::Input)?;
     let wanted = [
         (options.stop.is_some(), Feature::Sprt),
         (options.record.is_some(), Feature::Record),
