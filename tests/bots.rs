@@ -436,6 +436,9 @@ fn a_bot_cannot_rebuild_the_deck_from_its_seed() {
     ginlab()
         .arg("match")
         .arg(format!("{} {}", faulty("spy"), spy.display()))
+        // The bot writes a file the test names: outside the sandbox,
+        // which would refuse it (tests/sandbox.rs tests the sandbox).
+        .args(["--sandbox", "off"])
         .args(["greedy", "--hands", "8", "--no-duplicate", "--threads", "1"])
         .args(["--seed", &master.to_string(), "-q"])
         .assert()
@@ -490,6 +493,9 @@ fn a_daemonised_bot_helper_does_not_outlive_match() {
     ginlab()
         .arg("match")
         .arg(format!("{} {}", faulty("daemon"), pids.display()))
+        // The bot writes a file the test names: outside the sandbox,
+        // which would refuse it (tests/sandbox.rs tests the sandbox).
+        .args(["--sandbox", "off"])
         .args([
             "greedy",
             "--games",
@@ -518,6 +524,9 @@ fn bots_die_when_ginlab_is_killed() {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("match")
         .arg(format!("{} {}", faulty("busy"), pids.display()))
+        // The bot writes a file the test names: outside the sandbox,
+        // which would refuse it (tests/sandbox.rs tests the sandbox).
+        .args(["--sandbox", "off"])
         .args(["greedy", "--games", "2", "--seed", "3", "-q"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -48,6 +48,7 @@ pub fn run(args: CheckBotArgs) -> Result<(), Failure> {
         Ok(decisions) => note(format_args!("  ok    {name} ({decisions} decisions)")),
         Err(_) => note(format_args!("  FAIL  {name}")),
     });
+    super::strategies::note_sandbox();
     // A command that cannot start is bad input, not a finding about a bot.
     if let Some(e) = &report.start_error {
         return Err(Failure::input(format!("check-bot: {e}")));
