@@ -11,7 +11,10 @@ fn main() -> ExitCode {
     // The sandbox launcher (src/strategy/external/launcher.rs): restricts
     // itself and becomes a bot; it must come before anything else starts.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    if args.get(1).is_some_and(|a| a == ginlab::strategy::LAUNCHER_ARG) {
+    if args
+        .get(1)
+        .is_some_and(|a| a == ginlab::strategy::LAUNCHER_ARG)
+    {
         return ExitCode::from(ginlab::strategy::launcher::run(&args[2..]));
     }
     if let Ok(me) = std::env::current_exe() {
@@ -35,7 +38,8 @@ fn main() -> ExitCode {
         let _ = std::io::Write::write_all(
             &mut std::io::stderr(),
             format!(
-                "note: bots wrote {dropped} bytes of stderr over their logs' cap                  (max_log_bytes); dropped, and counted in each bot-N.log\n"
+                "note: bots wrote {dropped} bytes of stderr over their logs' cap \
+                 (max_log_bytes); dropped, and counted in each bot-N.log\n"
             )
             .as_bytes(),
         );

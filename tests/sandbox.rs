@@ -21,7 +21,14 @@ fn ginlab() -> Command {
 /// the reason, as on a kernel without Landlock).
 fn strict_available() -> bool {
     let output = ginlab()
-        .args(["check-bot", "--sandbox", "strict", "--", "python3", "examples/bots/random_bot.py"])
+        .args([
+            "check-bot",
+            "--sandbox",
+            "strict",
+            "--",
+            "python3",
+            "examples/bots/random_bot.py",
+        ])
         .output()
         .unwrap();
     if output.status.code() == Some(2) {
@@ -78,14 +85,26 @@ fn attack(flags: &[&str]) -> Attack {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"),
     ];
     let assert = ginlab()
-        .env("GINLAB_ATTACK_PORT", listener.local_addr().unwrap().port().to_string())
+        .env(
+            "GINLAB_ATTACK_PORT",
+            listener.local_addr().unwrap().port().to_string(),
+        )
         .env(
             "GINLAB_ATTACK_FILES",
             targets.map(|t| t.display().to_string()).join(":"),
         )
         .arg("match")
         .arg(&profile)
-        .args(["greedy", "--games", "300", "--threads", "1", "--seed", "7", "--quiet"])
+        .args([
+            "greedy",
+            "--games",
+            "300",
+            "--threads",
+            "1",
+            "--seed",
+            "7",
+            "--quiet",
+        ])
         .arg("--out")
         .arg(&out)
         .args(flags)
@@ -118,7 +137,13 @@ fn a_sandboxed_bot_learns_nothing() {
     let run = attack(&["--sandbox", "strict"]);
     let log = logs(&run.logs);
     assert!(!log.contains("LEARNED"), "{log}");
-    for attack in ["denied cmdline", "denied file0", "denied file1", "denied home", "denied tcp"] {
+    for attack in [
+        "denied cmdline",
+        "denied file0",
+        "denied file1",
+        "denied home",
+        "denied tcp",
+    ] {
         assert!(log.contains(attack), "no `{attack}` in\n{log}");
     }
     assert_eq!(connections(&run.listener), 0);

@@ -31,7 +31,7 @@ pub struct Cli {
     /// External bots' sandbox: auto (enforce what the system allows, say once what it cannot), strict (refuse to run without it), off; wins over a profile's `sandbox` (docs/PROTOCOL.md).
     #[arg(long, global = true, value_name = "MODE", value_parser = sandbox_mode)]
     sandbox: Option<ginlab::strategy::SandboxMode>,
-    /// Milliseconds an external bot has to start and answer hello (default 30000, or a profile's handshake_ms).
+    /// Milliseconds an external bot has to start and answer hello (default 30000, or the bot's timeout_ms if longer); wins over a profile's `handshake_ms`.
     #[arg(long, global = true, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     handshake_ms: Option<u64>,
 }

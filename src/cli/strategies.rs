@@ -70,7 +70,8 @@ pub fn resolve(spec: &str, who: &str) -> Result<Named, Failure> {
 /// Prints, once, what the bots' sandbox could not enforce on this system.
 pub fn note_sandbox() {
     if let Some(line) = ginlab::strategy::sandbox_notice() {
-        let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("note: {line}\n").as_bytes());
+        let _ =
+            std::io::Write::write_all(&mut std::io::stderr(), format!("note: {line}\n").as_bytes());
     }
 }
 

@@ -27,8 +27,9 @@ pub struct BotSpec {
     /// ginlab process in the system's temporary directory, see
     /// [`Bot::log_dir`](super::Bot::log_dir)).
     pub log_dir: Option<PathBuf>,
-    /// Milliseconds to start and answer `hello` (`handshake_ms`; else the
-    /// command line's `--handshake-ms`, else [`DEFAULT_HANDSHAKE_MS`]).
+    /// Milliseconds to start and answer `hello` (`handshake_ms`; the
+    /// command line's `--handshake-ms` wins; default: the longer of
+    /// [`DEFAULT_HANDSHAKE_MS`] and `timeout_ms`).
     pub handshake_ms: Option<u64>,
     /// The bot's working directory (`cwd`; default: ginlab's).
     pub cwd: Option<PathBuf>,
@@ -37,6 +38,9 @@ pub struct BotSpec {
     pub max_log_bytes: u64,
     /// The sandbox keys.
     pub sandbox: SandboxSpec,
+    /// Milliseconds the bot has to exit after `quit` (`check-bot
+    /// --quit-ms`; default: the longer of two seconds and its start-up).
+    pub quit_ms: Option<u64>,
 }
 
 impl BotSpec {
@@ -52,6 +56,7 @@ impl BotSpec {
             cwd: None,
             max_log_bytes: DEFAULT_LOG_BYTES,
             sandbox: SandboxSpec::default(),
+            quit_ms: None,
         }
     }
 

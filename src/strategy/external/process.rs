@@ -18,8 +18,10 @@ use super::sandbox::{self, bot_options};
 use super::{BotSpec, DEFAULT_HANDSHAKE_MS};
 use crate::protocol::{self, BotHello, MAX_LINE};
 
-/// How long an idle bot has to exit after `quit` before it is killed.
-const QUIT_GRACE: Duration = Duration::from_millis(1_000);
+/// The least time an idle bot has to exit after `quit` before it is
+/// killed; a bot that took longer to start has as long to exit (a JVM on a
+/// busy machine), unless the spec's `quit_ms` says otherwise.
+const QUIT_GRACE: Duration = Duration::from_millis(2_000);
 
 /// Why a bot process could not be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -116,6 +118,8 @@ pub struct BotProcess {
     slot: u64,
     /// Says when the copy of the bot's stderr to its log is done.
     stderr_done: Option<Receiver<()>>,
+    /// How long the bot has to exit after `quit`.
+    quit_grace: Duration,
 }
 
 impl fmt::Debug for BotProcess {
@@ -247,12 +251,14 @@ impl BotProcess {
             },
             slot,
             stderr_done: Some(stderr_done),
+            quit_grace: QUIT_GRACE,
         };
+        let started = Instant::now();
         let hello = protocol::hello(&spec.options);
         process.send(hello.clone());
-        let startup_ms = spec
+        let startup_ms = bot_options()
             .handshake_ms
-            .or(bot_options().handshake_ms)
+            .or(spec.handshake_ms)
             .unwrap_or(spec.timeout_ms.max(DEFAULT_HANDSHAKE_MS));
         let answer = process
             .receive(Duration::from_millis(startup_ms))
@@ -282,6 +288,9 @@ impl BotProcess {
                 }
             })?;
         process.hello = answer;
+        process.quit_grace = spec
+            .quit_ms
+            .map_or_else(|| QUIT_GRACE.max(started.elapsed()), Duration::from_millis);
         Ok(process)
     }
 
@@ -289,6 +298,12 @@ impl BotProcess {
     #[must_use]
     pub fn hello(&self) -> &BotHello {
         &self.hello
+    }
+
+    /// How long the bot has to exit after `quit` (see [`BotProcess::quit`]).
+    #[must_use]
+    pub fn quit_grace(&self) -> Duration {
+        self.quit_grace
     }
 
     /// The file holding the bot's stderr and ginlab's notes about it.
@@ -539,15 +554,16 @@ pub fn end_running_bots() {
 }
 
 impl BotProcess {
-    /// Sends `quit`, closes the bot's stdin and waits up to a second for it
-    /// to exit; then kills it and what is left of its process group.
+    /// Sends `quit`, closes the bot's stdin and waits for it to exit (the
+    /// spec's `quit_ms`, else the longer of two seconds and the time it
+    /// took to start); then kills it and what is left of its process group.
     /// Whether it exited by itself.
     pub(super) fn quit(&mut self) -> bool {
         let mut exited = false;
         if let Some(to_bot) = self.to_bot.take() {
             let _ = to_bot.send(protocol::quit());
             drop(to_bot);
-            let deadline = Instant::now() + QUIT_GRACE;
+            let deadline = Instant::now() + self.quit_grace;
             while !exited && Instant::now() < deadline {
                 exited = !matches!(self.child.try_wait(), Ok(None));
                 if !exited {
