@@ -229,7 +229,8 @@ const HUNG_MATCH: [&str; 8] = [
 
 /// A profile (in a fresh folder named `name`) of a bot that hangs, started
 /// through `sh -c` with a command after it, which keeps the shell from
-/// exec'ing the bot; each bot process appends its pid to the returned file.
+/// exec'ing the bot; each bot process appends its pid to the returned file
+/// (in the sandbox's `scratch` folder, which the bot may write).
 fn hung_bot_under_a_shell(name: &str, timeout_ms: u64) -> (std::path::PathBuf, std::path::PathBuf) {
     let dir = tempfile_dir(name);
     let pids = dir.join("pids");
@@ -237,8 +238,10 @@ fn hung_bot_under_a_shell(name: &str, timeout_ms: u64) -> (std::path::PathBuf, s
     std::fs::write(
         &profile,
         format!(
-            "kind = \"external\"\nname = \"hanger\"\ncommand = [\"sh\", \"-c\", \"python3 tests/bots/faulty_bot.py hang '{}'; echo bot ended >&2\"]\ntimeout_ms = {timeout_ms}\n",
-            pids.display()
+            "kind = \"external\"\nname = \"hanger\"\ncommand = [\"sh\", \"-c\", \"python3 tests/bots/faulty_bot.py hang '{}'; echo bot ended >&2\"]\ntimeout_ms = {timeout_ms}\n\
+             scratch = {:?}\n",
+            pids.display(),
+            dir.display().to_string()
         ),
     )
     .unwrap();

@@ -208,8 +208,7 @@ impl BotProcess {
                 reason: format!("its working directory (cwd) {} is not a folder", dir.display()),
             });
         }
-        let launch = sandbox::launch(&spec.command, &spec.sandbox, &dir, &command)
-            .map_err(|reason| BotError::Sandbox { reason })?;
+        let launch = sandbox::launch(&spec.command, &spec.sandbox, &dir, &command)?;
         for line in &launch.notes {
             writeln!(file, "{line}").map_err(log_error)?;
         }

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
+use super::BotError;
+
 /// The argument that makes the host program the launcher.
 pub const LAUNCHER_ARG: &str = "__sandbox-exec";
 
@@ -331,14 +333,7 @@ fn program_paths(command: &[String], dir: &Path, cwd: &Path, notes: &mut Vec<Str
             ));
         }
     };
-    if let Some(program) = command.first()
-        && !program.contains('/')
-        && let Some(found) = std::env::var_os("PATH")
-            .iter()
-            .flat_map(std::env::split_paths)
-            .map(|d| d.join(program))
-            .find(|p| p.is_file())
-    {
+    if let Some(found) = command.first().and_then(|p| on_path(p)) {
         // The installation the program belongs to: the folder above its
         // own (`X/bin/java` → `X`; a version manager's `shims` → its root,
         // which holds the versions), else its own folder.
@@ -350,8 +345,14 @@ fn program_paths(command: &[String], dir: &Path, cwd: &Path, notes: &mut Vec<Str
             }
         }
     }
-    for word in command {
-        for part in word.split(':') {
+    // Words, the words of a shell command (`sh -c "python3 bot.py"`), and
+    // the entries of class paths.
+    let parts = command.iter().flat_map(|word| {
+        word.split(|c: char| c.is_whitespace() || c == ':' || c == ';')
+            .map(|part| part.trim_matches(|c| c == '\'' || c == '"'))
+    });
+    for part in parts {
+        {
             if part.is_empty() || part.starts_with('-') {
                 continue;
             }
@@ -366,17 +367,43 @@ fn program_paths(command: &[String], dir: &Path, cwd: &Path, notes: &mut Vec<Str
     paths
 }
 
+/// The program `name` (without a `/`) on `PATH`.
+fn on_path(name: &str) -> Option<PathBuf> {
+    if name.contains('/') {
+        return None;
+    }
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
 /// How to start `command` under `spec` in `dir` (the bot's working
 /// directory); `name` names the bot in messages.
 ///
 /// # Errors
-/// `strict` where the sandbox cannot be enforced, as a sentence.
+/// The program does not exist (as starting it would say), or `strict`
+/// where the sandbox cannot be enforced.
 pub(super) fn launch(
     command: &[String],
     spec: &SandboxSpec,
     dir: &Path,
     name: &str,
-) -> Result<Launch, String> {
+) -> Result<Launch, BotError> {
+    let program = command.first().map_or("", String::as_str);
+    let exists = if program.contains('/') {
+        dir.join(program).is_file()
+    } else {
+        on_path(program).is_some()
+    };
+    if !exists {
+        // The launcher would fail to exec it, after the handshake began.
+        return Err(BotError::Spawn {
+            command: name.to_owned(),
+            reason: std::io::Error::from_raw_os_error(2).to_string(),
+        });
+    }
     let plain = Launch {
         argv: command.iter().map(OsString::from).collect(),
         notes: Vec::new(),
@@ -394,11 +421,13 @@ pub(super) fn launch(
     }
     let weak = launcher.is_none() || level.is_none_or(|l| l < STRICT_LEVEL);
     if mode == SandboxMode::Strict && weak {
-        return Err(format!(
+        return Err(BotError::Sandbox {
+            reason: format!(
             "--sandbox strict: cannot sandbox bot `{name}` here: it needs Landlock ABI 6 or \
              later (Linux 6.12) and the ginlab command; not enforceable: {}",
             gaps.join(", ")
-        ));
+        ),
+        });
     }
     if !gaps.is_empty() {
         notice(format!(
