@@ -165,3 +165,32 @@ fn without_the_sandbox_the_same_bot_learns_them() {
     assert_eq!(connections(&run.listener), 1);
     let _ = run.assert;
 }
+
+/// `auto` says what it could not enforce once, on one line, however many
+/// bots start; as root the process limit is always among it.
+#[test]
+fn auto_says_once_what_it_could_not_enforce() {
+    let output = ginlab()
+        .args(["match", "exec:python3 examples/bots/random_bot.py"])
+        .args([
+            "exec:python3 examples/bots/greedy_bot.py",
+            "--games",
+            "4",
+            "--threads",
+            "2",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let notes = stderr
+        .lines()
+        .filter(|l| l.starts_with("note: sandbox (auto)"))
+        .count();
+    assert!(notes <= 1, "{stderr}");
+    if rustix::process::geteuid().is_root() {
+        assert_eq!(notes, 1, "{stderr}");
+        assert!(stderr.contains("the process limit"), "{stderr}");
+    }
+}

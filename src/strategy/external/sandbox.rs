@@ -495,6 +495,28 @@ mod tests {
         assert_eq!("on".parse::<SandboxMode>(), Err(SANDBOX_MODES.to_owned()));
     }
 
+    /// A program that registered no launcher (this test binary, a library
+    /// user) cannot sandbox: `strict` refuses with the reason.
+    #[test]
+    fn strict_refuses_where_there_is_no_launcher() {
+        let strict = SandboxSpec {
+            mode: Some(SandboxMode::Strict),
+            ..SandboxSpec::default()
+        };
+        let here = std::env::current_dir().unwrap();
+        let err = launch(&["sh".into()], &strict, &here, "sh").unwrap_err();
+        assert!(
+            err.to_string().contains("--sandbox strict: cannot sandbox bot `sh` here"),
+            "{err}"
+        );
+        let off = SandboxSpec {
+            mode: Some(SandboxMode::Off),
+            ..SandboxSpec::default()
+        };
+        let plain = launch(&["sh".into()], &off, &here, "sh").unwrap();
+        assert_eq!(plain.argv, [OsString::from("sh")]);
+    }
+
     #[test]
     fn the_working_directory_and_home_are_never_granted_whole() {
         let cwd = Path::new("/work/project");
