@@ -523,13 +523,23 @@ fn a_daemonised_bot_helper_does_not_outlive_match() {
 fn bots_die_when_ginlab_is_killed() {
     let dir = tempfile_dir("killed");
     let pids = dir.join("pids");
+    // Inside the sandbox (the signal must survive the launcher's exec),
+    // with the folder of the pid file writable.
+    let profile = dir.join("busy.toml");
+    std::fs::write(
+        &profile,
+        format!(
+            "kind = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty_bot.py\", \"busy\", {:?}]\n\
+             scratch = {:?}\n",
+            pids.display().to_string(),
+            dir.display().to_string()
+        ),
+    )
+    .unwrap();
     let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("match")
-        .arg(format!("{} {}", faulty("busy"), pids.display()))
-        // The bot writes a file the test names: outside the sandbox,
-        // which would refuse it (tests/sandbox.rs tests the sandbox).
-        .args(["--sandbox", "off"])
+        .arg(&profile)
         .args(["greedy", "--games", "2", "--seed", "3", "-q"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
