@@ -140,3 +140,38 @@ fn a_bots_stderr_log_is_capped_and_the_excess_counted() {
     }
     assert_eq!(files, 1);
 }
+
+#[test]
+fn bad_sandbox_keys_and_flags_are_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    for (extra, message) in [
+        (
+            "sandbox = \"on\"\n",
+            "bad value `\"on\"` for `external:sandbox`: expected auto, strict or off",
+        ),
+        ("read = [1]\n", "bad value `[1]` for `external:read`"),
+        ("max_memory_mb = 1\n", "`external:max_memory_mb`"),
+        ("scratch = \"no/such/folder\"\n", "its scratch folder"),
+        ("cwd = \"no/such/folder\"\n", "its working directory (cwd)"),
+    ] {
+        let bad = profile(dir.path(), "crash", extra);
+        ginlab()
+            .args(["match", &bad, "greedy", "--games", "1"])
+            .assert()
+            .code(2)
+            .stderr(contains(message));
+    }
+    ginlab()
+        .args([
+            "match",
+            "greedy",
+            "random",
+            "--games",
+            "1",
+            "--sandbox",
+            "on",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("the sandbox is auto, strict or off"));
+}

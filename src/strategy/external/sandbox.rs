@@ -463,7 +463,14 @@ pub(super) fn launch(
         argv.extend(["--write".into(), (*path).into()]);
     }
     if let Some(scratch) = &spec.scratch {
-        argv.extend(["--write".into(), dir.join(scratch).into()]);
+        let scratch = dir.join(scratch);
+        if !scratch.is_dir() {
+            return Err(BotError::Spawn {
+                command: name.to_owned(),
+                reason: format!("its scratch folder {} is not a folder", scratch.display()),
+            });
+        }
+        argv.extend(["--write".into(), scratch.into()]);
     }
     if spec.network {
         argv.push("--network".into());
