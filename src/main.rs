@@ -8,6 +8,18 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // The sandbox launcher (src/strategy/external/launcher.rs): restricts
+    // itself and becomes a bot; it must come before anything else starts.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args
+        .get(1)
+        .is_some_and(|a| a == ginlab::strategy::LAUNCHER_ARG)
+    {
+        return ExitCode::from(ginlab::strategy::launcher::run(&args[2..]));
+    }
+    if let Ok(me) = std::env::current_exe() {
+        ginlab::strategy::set_launcher(me);
+    }
     // Orphans of the bots (a helper that double-forked) are adopted by this
     // process, so that they end with it (Linux).
     ginlab::strategy::adopt_orphans();
@@ -21,6 +33,17 @@ fn main() -> ExitCode {
     // interrupted run keeps it: the handler above exits first).
     ginlab::strategy::finish_logs();
     ginlab::strategy::end_orphans();
+    let dropped = ginlab::strategy::stderr_dropped();
+    if dropped > 0 {
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            format!(
+                "note: bots wrote {dropped} bytes of stderr over their logs' cap \
+                 (max_log_bytes); dropped, and counted in each bot-N.log\n"
+            )
+            .as_bytes(),
+        );
+    }
     code
 }
 

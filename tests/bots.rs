@@ -229,7 +229,8 @@ const HUNG_MATCH: [&str; 8] = [
 
 /// A profile (in a fresh folder named `name`) of a bot that hangs, started
 /// through `sh -c` with a command after it, which keeps the shell from
-/// exec'ing the bot; each bot process appends its pid to the returned file.
+/// exec'ing the bot; each bot process appends its pid to the returned file
+/// (in the sandbox's `scratch` folder, which the bot may write).
 fn hung_bot_under_a_shell(name: &str, timeout_ms: u64) -> (std::path::PathBuf, std::path::PathBuf) {
     let dir = tempfile_dir(name);
     let pids = dir.join("pids");
@@ -237,8 +238,10 @@ fn hung_bot_under_a_shell(name: &str, timeout_ms: u64) -> (std::path::PathBuf, s
     std::fs::write(
         &profile,
         format!(
-            "kind = \"external\"\nname = \"hanger\"\ncommand = [\"sh\", \"-c\", \"python3 tests/bots/faulty_bot.py hang '{}'; echo bot ended >&2\"]\ntimeout_ms = {timeout_ms}\n",
-            pids.display()
+            "kind = \"external\"\nname = \"hanger\"\ncommand = [\"sh\", \"-c\", \"python3 tests/bots/faulty_bot.py hang '{}'; echo bot ended >&2\"]\ntimeout_ms = {timeout_ms}\n\
+             scratch = {:?}\n",
+            pids.display(),
+            dir.display().to_string()
         ),
     )
     .unwrap();
@@ -436,6 +439,9 @@ fn a_bot_cannot_rebuild_the_deck_from_its_seed() {
     ginlab()
         .arg("match")
         .arg(format!("{} {}", faulty("spy"), spy.display()))
+        // The bot writes a file the test names: outside the sandbox,
+        // which would refuse it (tests/sandbox.rs tests the sandbox).
+        .args(["--sandbox", "off"])
         .args(["greedy", "--hands", "8", "--no-duplicate", "--threads", "1"])
         .args(["--seed", &master.to_string(), "-q"])
         .assert()
@@ -490,6 +496,9 @@ fn a_daemonised_bot_helper_does_not_outlive_match() {
     ginlab()
         .arg("match")
         .arg(format!("{} {}", faulty("daemon"), pids.display()))
+        // The bot writes a file the test names: outside the sandbox,
+        // which would refuse it (tests/sandbox.rs tests the sandbox).
+        .args(["--sandbox", "off"])
         .args([
             "greedy",
             "--games",
@@ -514,10 +523,23 @@ fn a_daemonised_bot_helper_does_not_outlive_match() {
 fn bots_die_when_ginlab_is_killed() {
     let dir = tempfile_dir("killed");
     let pids = dir.join("pids");
+    // Inside the sandbox (the signal must survive the launcher's exec),
+    // with the folder of the pid file writable.
+    let profile = dir.join("busy.toml");
+    std::fs::write(
+        &profile,
+        format!(
+            "kind = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty_bot.py\", \"busy\", {:?}]\n\
+             scratch = {:?}\n",
+            pids.display().to_string(),
+            dir.display().to_string()
+        ),
+    )
+    .unwrap();
     let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("match")
-        .arg(format!("{} {}", faulty("busy"), pids.display()))
+        .arg(&profile)
         .args(["greedy", "--games", "2", "--seed", "3", "-q"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

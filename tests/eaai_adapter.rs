@@ -82,6 +82,18 @@ fn out_dir(name: &str) -> PathBuf {
 /// name this long would not fit in a report's file name) against `simple`;
 /// returns ginlab's stdout and the bot's log text.
 fn play(cmd: &[String], games: &str, rules: &str, dir: &Path, threads: &str) -> (String, String) {
+    play_profile(cmd, "", games, rules, dir, threads)
+}
+
+/// [`play`] with more lines in the profile.
+fn play_profile(
+    cmd: &[String],
+    extra: &str,
+    games: &str,
+    rules: &str,
+    dir: &Path,
+    threads: &str,
+) -> (String, String) {
     let profile = dir.with_extension("toml");
     let command: Vec<String> = cmd
         .iter()
@@ -92,7 +104,7 @@ fn play(cmd: &[String], games: &str, rules: &str, dir: &Path, threads: &str) -> 
     let logs = dir.with_extension("logs");
     let _ = std::fs::remove_dir_all(&logs);
     let text = format!(
-        "kind = \"external\"\nname = \"eaai\"\ncommand = [{}]\nlog_dir = {}\n",
+        "kind = \"external\"\nname = \"eaai\"\ncommand = [{}]\nlog_dir = {}\n{extra}",
         command.join(", "),
         serde_json::to_string(&logs.display().to_string()).unwrap()
     );
@@ -214,4 +226,48 @@ fn a_deterministic_java_player_gives_the_same_output_for_any_thread_count() {
         );
     }
     assert_eq!(summary_field(&one, "a_forfeits"), "0");
+}
+
+/// Issue 31: many published players are in the default package with their
+/// own copy of the framework there, and some read a data file from the
+/// working directory in their static initialiser. TablePlayer has both
+/// shapes (adapters/eaai/test/default).
+#[test]
+fn a_default_package_player_loads_and_reads_its_data_file_from_the_profiles_cwd() {
+    let Some(out) = build() else { return };
+    let dir = out_dir("table");
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("table.txt"), "discard lowest\n").unwrap();
+    let classes = |d: &str| out.join(d).display().to_string();
+    let cmd: Vec<String> = [
+        "java",
+        "-cp",
+        &classes("adapter"),
+        "ginlab.eaai.Adapter",
+        "--classpath",
+        &classes("default"),
+        "--player",
+        "TablePlayer",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    // Run where table.txt is not: the adapter says the player's loading
+    // printed an error, and where it looked.
+    let (stdout, log) = play(&cmd, "2", "eaai", &dir.join("nocwd"), "1");
+    assert!(stdout.contains("games won"), "{stdout}");
+    assert!(log.contains("NoSuchFileException: table.txt"), "{log}");
+    assert!(
+        log.contains("TablePlayer printed an error while it loaded"),
+        "{log}"
+    );
+    // With the profile's cwd it reads the file (through the sandbox, which
+    // lets a bot read its working directory).
+    let cwd = format!(
+        "cwd = {}\n",
+        serde_json::to_string(&data.display().to_string()).unwrap()
+    );
+    let (_, log) = play_profile(&cmd, &cwd, "2", "eaai", &dir.join("cwd"), "1");
+    assert!(log.contains("TablePlayer: table loaded (1 lines)"), "{log}");
+    assert!(!log.contains("printed an error"), "{log}");
 }

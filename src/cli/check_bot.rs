@@ -18,6 +18,9 @@ pub struct CheckBotArgs {
     /// JSON object sent to the bot in hello as `options`.
     #[arg(long, value_name = "JSON")]
     options: Option<String>,
+    /// Milliseconds the bot has to exit after quit (default: the longer of 2000 and the time it took to start and answer hello).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    quit_ms: Option<u64>,
     /// Folder for the bot's stderr logs (default: a folder in the system's temp directory).
     #[arg(long, value_name = "DIR")]
     log_dir: Option<PathBuf>,
@@ -30,6 +33,7 @@ pub fn run(args: CheckBotArgs) -> Result<(), Failure> {
     let mut spec = BotSpec::new(args.command);
     spec.timeout_ms = args.timeout_ms;
     spec.log_dir = args.log_dir;
+    spec.quit_ms = args.quit_ms;
     if let Some(text) = &args.options {
         spec.options = ginlab::protocol::options_from_json(text).map_err(|e| {
             Failure::input(format!(
@@ -48,6 +52,7 @@ pub fn run(args: CheckBotArgs) -> Result<(), Failure> {
         Ok(decisions) => note(format_args!("  ok    {name} ({decisions} decisions)")),
         Err(_) => note(format_args!("  FAIL  {name}")),
     });
+    super::strategies::note_sandbox();
     // A command that cannot start is bad input, not a finding about a bot.
     if let Some(e) = &report.start_error {
         return Err(Failure::input(format!("check-bot: {e}")));
@@ -100,7 +105,10 @@ fn render(report: &CheckReport, command: &str, logs: &str) -> String {
     writeln!(out, "results    {}", results.join(", ")).unwrap();
     let quit = match report.quit_cleanly {
         Some(true) => "exited by itself",
-        Some(false) => "VIOLATION: did not exit within a second (killed)",
+        Some(false) => {
+            "VIOLATION: did not exit in time (killed; it has the longer of 2 s and its start-up \
+             time, or --quit-ms)"
+        }
         None => "not checked (no process left running)",
     };
     writeln!(out, "quit       {quit}").unwrap();

@@ -28,6 +28,18 @@ use ginlab::strategy::Profile;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// External bots' sandbox: auto (enforce what the system allows, say once what it cannot), strict (refuse to run without it), off; wins over a profile's `sandbox` (docs/PROTOCOL.md).
+    #[arg(long, global = true, value_name = "MODE", value_parser = sandbox_mode)]
+    sandbox: Option<ginlab::strategy::SandboxMode>,
+    /// Milliseconds an external bot has to start and answer hello (default 30000, or the bot's timeout_ms if longer); wins over a profile's `handshake_ms`.
+    #[arg(long, global = true, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    handshake_ms: Option<u64>,
+}
+
+/// `--sandbox MODE`.
+fn sandbox_mode(text: &str) -> Result<ginlab::strategy::SandboxMode, String> {
+    text.parse()
+        .map_err(|_| format!("the sandbox is {}", ginlab::strategy::SANDBOX_MODES))
 }
 
 #[derive(Debug, Subcommand)]
@@ -71,6 +83,10 @@ enum Command {
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), Failure> {
+    ginlab::strategy::set_bot_options(ginlab::strategy::BotOptions {
+        sandbox: cli.sandbox,
+        handshake_ms: cli.handshake_ms,
+    });
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Showdown(args) => showdown::run(args),

@@ -57,6 +57,7 @@ pub fn resolve(spec: &str, who: &str) -> Result<Named, Failure> {
         let hello = bot
             .warm_up()
             .map_err(|e| Failure::input(format!("strategy {who}: {e}")))?;
+        note_sandbox();
         // An inline bot is called by the name it gave (a profile file's
         // `name`, or its file name, was chosen by the user).
         if named.name == named.profile.to_string() {
@@ -64,6 +65,14 @@ pub fn resolve(spec: &str, who: &str) -> Result<Named, Failure> {
         }
     }
     Ok(named)
+}
+
+/// Prints, once, what the bots' sandbox could not enforce on this system.
+pub fn note_sandbox() {
+    if let Some(line) = ginlab::strategy::sandbox_notice() {
+        let _ =
+            std::io::Write::write_all(&mut std::io::stderr(), format!("note: {line}\n").as_bytes());
+    }
 }
 
 fn resolve_profile(spec: &str, who: &str) -> Result<Named, Failure> {

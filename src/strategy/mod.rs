@@ -38,9 +38,10 @@ kinds! {
 pub use crate::engine::Strategy;
 pub use external::check as botcheck;
 pub use external::{
-    Bot, BotError, BotProcess, BotSpec, DEFAULT_TIMEOUT_MS, External, adopt_orphans,
-    default_log_dir, end_orphans, end_running_bots, finish_logs, keep_logs, logs_kept,
-    split_command,
+    Bot, BotError, BotOptions, BotProcess, BotSpec, DEFAULT_HANDSHAKE_MS, DEFAULT_TIMEOUT_MS,
+    External, LAUNCHER_ARG, SANDBOX_MODES, SandboxMode, SandboxSpec, adopt_orphans, bot_options,
+    default_log_dir, end_orphans, end_running_bots, finish_logs, keep_logs, launcher, logs_kept,
+    sandbox_notice, set_bot_options, set_launcher, split_command, stderr_dropped,
 };
 pub use greedy::Greedy;
 pub use knowledge::Knowledge;

@@ -16,6 +16,9 @@ that in games whose seed is even it misbehaves at its third decision:
            setsid() and sleeps; the helper's pid goes to PIDFILE
   busy     (at start) writes its pid to PIDFILE, then stops reading and
            sleeps, as a bot computing would
+  slowquit never misbehaves; waits 1.2 s after quit before it exits, as a
+           JVM on a busy machine may
+  chatty   never misbehaves; writes 300,000 bytes to stderr at start
   spy      never misbehaves; appends every game_start and hand_start line
            it gets to the file SPYFILE (given instead of PIDFILE)
 Deciding by the game's seed keeps the faults deterministic whatever process
@@ -34,6 +37,9 @@ if len(sys.argv) > 2 and mode not in ("spy", "daemon"):
         pidfile.write("%d\n" % os.getpid())
 if mode == "busy":
     time.sleep(600)
+if mode == "chatty":
+    sys.stderr.write("x" * 299999 + "\n")
+    sys.stderr.flush()
 
 
 def lines_in(path):
@@ -94,7 +100,7 @@ for line in sys.stdin:
         answer = {"type": "move", "id": msg["id"], "move": msg["legal"][0]}
         if mode == "loose":
             answer["move"] = "  " + msg["legal"][0].replace(" ", "   ") + "\t"
-        if seed % 2 == 0 and decisions == 3 and mode != "spy":
+        if seed % 2 == 0 and decisions == 3 and mode not in ("spy", "slowquit", "chatty"):
             sys.stderr.write("faulty: misbehaving on purpose (%s)\n" % mode)
             sys.stderr.flush()
             if mode == "crash":
@@ -109,4 +115,6 @@ for line in sys.stdin:
                 answer["id"] = msg["id"] + 7
         send(answer)
     elif kind == "quit":
+        if mode == "slowquit":
+            time.sleep(1.2)
         break

@@ -5,8 +5,14 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
+use super::sandbox::{DEFAULT_LOG_BYTES, SandboxSpec};
+
 /// The default time a bot has for one answer.
 pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
+
+/// The default time a bot has to start and answer `hello`: a JVM loading a
+/// player on a busy machine takes seconds.
+pub const DEFAULT_HANDSHAKE_MS: u64 = 30_000;
 
 /// What starts a bot and how it is played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +27,20 @@ pub struct BotSpec {
     /// ginlab process in the system's temporary directory, see
     /// [`Bot::log_dir`](super::Bot::log_dir)).
     pub log_dir: Option<PathBuf>,
+    /// Milliseconds to start and answer `hello` (`handshake_ms`; the
+    /// command line's `--handshake-ms` wins; default: the longer of
+    /// [`DEFAULT_HANDSHAKE_MS`] and `timeout_ms`).
+    pub handshake_ms: Option<u64>,
+    /// The bot's working directory (`cwd`; default: ginlab's).
+    pub cwd: Option<PathBuf>,
+    /// Bytes of stderr kept in the bot's log; the rest is dropped and
+    /// counted (`max_log_bytes`).
+    pub max_log_bytes: u64,
+    /// The sandbox keys.
+    pub sandbox: SandboxSpec,
+    /// Milliseconds the bot has to exit after `quit` (`check-bot
+    /// --quit-ms`; default: the longer of two seconds and its start-up).
+    pub quit_ms: Option<u64>,
 }
 
 impl BotSpec {
@@ -32,6 +52,11 @@ impl BotSpec {
             timeout_ms: DEFAULT_TIMEOUT_MS,
             options: Map::new(),
             log_dir: None,
+            handshake_ms: None,
+            cwd: None,
+            max_log_bytes: DEFAULT_LOG_BYTES,
+            sandbox: SandboxSpec::default(),
+            quit_ms: None,
         }
     }
 

@@ -87,3 +87,60 @@ pub(super) fn new_log_file(dir: &Path) -> Result<PathBuf, (PathBuf, std::io::Err
     }
 }
 
+
+/// Bytes of bots' stderr dropped over their logs' caps, in this process.
+static DROPPED: AtomicU64 = AtomicU64::new(0);
+
+/// Bytes of stderr that bots of this process wrote over their
+/// `max_log_bytes` caps, dropped so far (each log says its own count).
+#[must_use]
+pub fn stderr_dropped() -> u64 {
+    DROPPED.load(Ordering::Relaxed)
+}
+
+/// Copies a bot's stderr to its log until it closes, keeping the first
+/// `cap` bytes; the rest is dropped and counted, and the log says so when
+/// the cap is reached and how much was dropped at the end.
+pub(super) fn capped_copy(mut stderr: impl std::io::Read, log: &Path, cap: u64) {
+    use std::io::Write;
+    let Ok(mut file) = OpenOptions::new().append(true).open(log) else {
+        // No log: still drain the pipe, so that the bot never blocks on it.
+        let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+        return;
+    };
+    let mut kept = 0u64;
+    let mut dropped = 0u64;
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = match stderr.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        let keep = usize::try_from(cap.saturating_sub(kept)).map_or(n, |room| room.min(n));
+        if keep > 0 && file.write_all(&buf[..keep]).is_err() {
+            // A full disk: count the rest as dropped.
+            kept = cap;
+        } else {
+            kept += keep as u64;
+        }
+        if keep < n {
+            if dropped == 0 {
+                let _ = writeln!(
+                    file,
+                    "\n== ginlab: the log reached its cap of {cap} bytes (max_log_bytes); \
+                     the rest of the bot's stderr is dropped and counted"
+                );
+            }
+            dropped += (n - keep) as u64;
+            DROPPED.fetch_add((n - keep) as u64, Ordering::Relaxed);
+        }
+    }
+    if dropped > 0 {
+        let _ = writeln!(
+            file,
+            "== ginlab: {dropped} bytes of stderr dropped over the cap of {cap} bytes"
+        );
+    }
+}

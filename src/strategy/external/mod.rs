@@ -16,17 +16,24 @@
 
 pub mod check;
 mod command;
+pub mod launcher;
 mod logs;
 mod pool;
 mod process;
+mod sandbox;
 
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-pub use command::{BotSpec, DEFAULT_TIMEOUT_MS, split_command};
-pub use logs::{default_log_dir, finish_logs, keep_logs, logs_kept};
+pub use command::{BotSpec, DEFAULT_HANDSHAKE_MS, DEFAULT_TIMEOUT_MS, split_command};
+pub use logs::{default_log_dir, finish_logs, keep_logs, logs_kept, stderr_dropped};
+pub use sandbox::{
+    BotOptions, LAUNCHER_ARG, SANDBOX_MODES, SandboxMode, SandboxSpec, bot_options,
+    sandbox_notice, set_bot_options, set_launcher,
+};
 pub use pool::Bot;
 pub use process::{BotError, BotProcess, adopt_orphans, end_orphans, end_running_bots};
 
@@ -182,6 +189,16 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<Arc<Bot>>(
         Param::new("timeout_ms", ParamType::Integer, "an integer from 1 to 3600000"),
         Param::new("options", ParamType::Toml, "a table, sent to the bot in hello"),
         Param::new("log_dir", ParamType::Text, "a folder path"),
+        Param::new("cwd", ParamType::Text, "a folder path: the bot's working directory"),
+        Param::new("handshake_ms", ParamType::Integer, "an integer from 1 to 3600000"),
+        Param::new("max_log_bytes", ParamType::Integer, "an integer from 0 up"),
+        Param::new("sandbox", ParamType::Text, "auto, strict or off"),
+        Param::new("read", ParamType::Toml, "an array of paths the bot may read"),
+        Param::new("scratch", ParamType::Text, "a folder path the bot may write"),
+        Param::new("network", ParamType::Boolean, "true or false"),
+        Param::new("max_memory_mb", ParamType::Integer, "an integer from 16 up (MiB of address space)"),
+        Param::new("max_processes", ParamType::Integer, "an integer from 1 up"),
+        Param::new("max_open_files", ParamType::Integer, "an integer from 16 up"),
     ],
     Some("exec"),
 );
@@ -233,6 +250,48 @@ impl Params for Arc<Bot> {
             }
             ("log_dir", ParamValue::Toml(toml::Value::String(dir))) => {
                 spec.log_dir = Some(dir.into());
+            }
+            ("cwd", ParamValue::Toml(toml::Value::String(dir))) if !dir.is_empty() => {
+                spec.cwd = Some(dir.into());
+            }
+            ("handshake_ms", value) => {
+                spec.handshake_ms = Some(
+                    value
+                        .read()
+                        .filter(|t| (1..=3_600_000).contains(t))
+                        .ok_or(ParamError::Invalid)?,
+                );
+            }
+            ("max_log_bytes", value) => {
+                spec.max_log_bytes = value.read().ok_or(ParamError::Invalid)?;
+            }
+            ("sandbox", ParamValue::Toml(toml::Value::String(mode))) => {
+                spec.sandbox.mode = Some(mode.parse().map_err(|_| ParamError::Invalid)?);
+            }
+            ("read", ParamValue::Toml(toml::Value::Array(paths))) => {
+                spec.sandbox.read = paths
+                    .iter()
+                    .map(|p| p.as_str().filter(|p| !p.is_empty()).map(PathBuf::from))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or(ParamError::Invalid)?;
+            }
+            ("scratch", ParamValue::Toml(toml::Value::String(dir))) if !dir.is_empty() => {
+                spec.sandbox.scratch = Some(dir.into());
+            }
+            ("network", ParamValue::Toml(toml::Value::Boolean(allowed))) => {
+                spec.sandbox.network = *allowed;
+            }
+            ("max_memory_mb", value) => {
+                spec.sandbox.memory_mb =
+                    value.read().filter(|&m| m >= 16).ok_or(ParamError::Invalid)?;
+            }
+            ("max_processes", value) => {
+                spec.sandbox.processes =
+                    value.read().filter(|&n| n >= 1).ok_or(ParamError::Invalid)?;
+            }
+            ("max_open_files", value) => {
+                spec.sandbox.open_files =
+                    value.read().filter(|&n| n >= 16).ok_or(ParamError::Invalid)?;
             }
             _ => return Err(ParamError::Invalid),
         }

@@ -102,7 +102,8 @@ impl Bot {
     }
 
     /// Tells every idle process to quit: `Some(true)` if all exited by
-    /// themselves within a second, `None` if none was idle.
+    /// themselves in time ([`BotProcess::quit_grace`]), `None` if none was
+    /// idle.
     pub fn quit_idle(&self) -> Option<bool> {
         let idle: Vec<BotProcess> = std::mem::take(&mut *self.idle.lock().expect("the pool lock"));
         if idle.is_empty() {
@@ -110,8 +111,9 @@ impl Bot {
         }
         let mut clean = true;
         for mut process in idle {
+            let grace = process.quit_grace().as_millis();
             if !process.quit() {
-                process.note("did not exit within a second of quit; killed");
+                process.note(&format!("did not exit within {grace} ms of quit; killed"));
                 clean = false;
             }
         }

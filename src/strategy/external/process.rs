@@ -13,14 +13,15 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::BotSpec;
+use super::logs::capped_copy;
+use super::sandbox::{self, bot_options};
+use super::{BotSpec, DEFAULT_HANDSHAKE_MS};
 use crate::protocol::{self, BotHello, MAX_LINE};
 
-/// The least time a bot has to start and answer `hello`.
-const STARTUP_MS: u64 = 10_000;
-
-/// How long an idle bot has to exit after `quit` before it is killed.
-const QUIT_GRACE: Duration = Duration::from_millis(1_000);
+/// The least time an idle bot has to exit after `quit` before it is
+/// killed; a bot that took longer to start has as long to exit (a JVM on a
+/// busy machine), unless the spec's `quit_ms` says otherwise.
+const QUIT_GRACE: Duration = Duration::from_millis(2_000);
 
 /// Why a bot process could not be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -38,6 +39,12 @@ pub enum BotError {
     Log {
         /// The file.
         path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The sandbox cannot be enforced and `strict` asks for it.
+    #[error("{reason}")]
+    Sandbox {
         /// Why.
         reason: String,
     },
@@ -109,6 +116,10 @@ pub struct BotProcess {
     log: PathBuf,
     hello: BotHello,
     slot: u64,
+    /// Says when the copy of the bot's stderr to its log is done.
+    stderr_done: Option<Receiver<()>>,
+    /// How long the bot has to exit after `quit`.
+    quit_grace: Duration,
 }
 
 impl fmt::Debug for BotProcess {
@@ -180,21 +191,48 @@ impl BotProcess {
             .open(log)
             .map_err(log_error)?;
         writeln!(file, "== ginlab: starting `{command}` (slot {slot})").map_err(log_error)?;
-        let (program, args) = spec.command.split_first().ok_or_else(|| BotError::Spawn {
+        if spec.command.first().is_none_or(String::is_empty) {
+            return Err(BotError::Spawn {
+                command: command.clone(),
+                reason: "the command is empty".into(),
+            });
+        }
+        let here = std::env::current_dir().map_err(|e| BotError::Spawn {
             command: command.clone(),
-            reason: "the command is empty".into(),
+            reason: format!("cannot read the working directory: {e}"),
         })?;
+        let dir = spec.cwd.as_ref().map_or_else(|| here.clone(), |d| here.join(d));
+        if !dir.is_dir() {
+            return Err(BotError::Spawn {
+                command: command.clone(),
+                reason: format!("its working directory (cwd) {} is not a folder", dir.display()),
+            });
+        }
+        let launch = sandbox::launch(&spec.command, &spec.sandbox, &dir, &command)?;
+        for line in &launch.notes {
+            writeln!(file, "{line}").map_err(log_error)?;
+        }
+        drop(file);
+        let (program, args) = launch.argv.split_first().expect("a command");
         let mut bot = Command::new(program);
         own_group(&mut bot)
             .args(args)
+            .current_dir(&dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::from(file));
+            .stderr(Stdio::piped());
         let mut child = spawn_tied(bot).map_err(|e| BotError::Spawn {
             command: command.clone(),
             reason: e.to_string(),
         })?;
         running_groups().insert(child.id());
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (done, stderr_done) = mpsc::channel();
+        let (path, cap) = (log.to_owned(), spec.max_log_bytes);
+        thread::spawn(move || {
+            capped_copy(stderr, &path, cap);
+            let _ = done.send(());
+        });
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let (to_bot, lines) = mpsc::channel();
@@ -211,12 +249,28 @@ impl BotProcess {
                 author: None,
             },
             slot,
+            stderr_done: Some(stderr_done),
+            quit_grace: QUIT_GRACE,
         };
+        let started = Instant::now();
         let hello = protocol::hello(&spec.options);
         process.send(hello.clone());
-        let startup = Duration::from_millis(spec.timeout_ms.max(STARTUP_MS));
+        let startup_ms = bot_options()
+            .handshake_ms
+            .or(spec.handshake_ms)
+            .unwrap_or(spec.timeout_ms.max(DEFAULT_HANDSHAKE_MS));
         let answer = process
-            .receive(startup)
+            .receive(Duration::from_millis(startup_ms))
+            .map_err(|why| {
+                if why.starts_with("no answer within") {
+                    format!(
+                        "no hello within {startup_ms} ms (the handshake limit: the profile's \
+                         handshake_ms or --handshake-ms raise it)"
+                    )
+                } else {
+                    why
+                }
+            })
             .and_then(|line| {
                 protocol::read_hello(&line)
                     .map_err(|e| format!("{e}\n  sent:    {hello}\n  replied: {line}"))
@@ -233,6 +287,9 @@ impl BotProcess {
                 }
             })?;
         process.hello = answer;
+        process.quit_grace = spec
+            .quit_ms
+            .map_or_else(|| QUIT_GRACE.max(started.elapsed()), Duration::from_millis);
         Ok(process)
     }
 
@@ -240,6 +297,12 @@ impl BotProcess {
     #[must_use]
     pub fn hello(&self) -> &BotHello {
         &self.hello
+    }
+
+    /// How long the bot has to exit after `quit` (see [`BotProcess::quit`]).
+    #[must_use]
+    pub fn quit_grace(&self) -> Duration {
+        self.quit_grace
     }
 
     /// The file holding the bot's stderr and ginlab's notes about it.
@@ -301,6 +364,7 @@ impl BotProcess {
     pub fn kill(mut self) {
         self.to_bot = None;
         end(&mut self.child);
+        self.stderr_copied();
     }
 }
 
@@ -489,15 +553,16 @@ pub fn end_running_bots() {
 }
 
 impl BotProcess {
-    /// Sends `quit`, closes the bot's stdin and waits up to a second for it
-    /// to exit; then kills it and what is left of its process group.
+    /// Sends `quit`, closes the bot's stdin and waits for it to exit (the
+    /// spec's `quit_ms`, else the longer of two seconds and the time it
+    /// took to start); then kills it and what is left of its process group.
     /// Whether it exited by itself.
     pub(super) fn quit(&mut self) -> bool {
         let mut exited = false;
         if let Some(to_bot) = self.to_bot.take() {
             let _ = to_bot.send(protocol::quit());
             drop(to_bot);
-            let deadline = Instant::now() + QUIT_GRACE;
+            let deadline = Instant::now() + self.quit_grace;
             while !exited && Instant::now() < deadline {
                 exited = !matches!(self.child.try_wait(), Ok(None));
                 if !exited {
@@ -506,7 +571,16 @@ impl BotProcess {
             }
         }
         end(&mut self.child);
+        self.stderr_copied();
         exited
+    }
+
+    /// Waits (a second at most: a helper that left the process group may
+    /// hold the pipe) until the bot's stderr is in its log.
+    fn stderr_copied(&mut self) {
+        if let Some(done) = self.stderr_done.take() {
+            let _ = done.recv_timeout(Duration::from_secs(1));
+        }
     }
 }
 

@@ -2,11 +2,13 @@ package ginlab.eaai;
 
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
@@ -18,7 +20,7 @@ import java.nio.charset.StandardCharsets;
 public final class Adapter {
     private static final String USAGE = String.join("\n",
             "usage: java -cp CLASSES ginlab.eaai.Adapter --classpath PATH --player CLASS [options]",
-            "  --classpath PATH   the EAAI framework (package ginrummy) and the player's classes:",
+            "  --classpath PATH   the EAAI framework (package ginrummy, or the default package) and the player's classes:",
             "                     folders and jar files separated by '" + java.io.File.pathSeparator
                     + "', DIR/* for every jar in DIR",
             "  --player CLASS     the player's class name, e.g. SimpleGinRummyPlayer",
@@ -75,6 +77,24 @@ public final class Adapter {
             usage(log, "--classpath and --player are required");
         }
         Framework framework;
+        // What the player prints while it loads (its static initialiser, its constructor) is
+        // also kept, to tell an error there (a data file not found) from a banner.
+        ByteArrayOutputStream startup = new ByteArrayOutputStream();
+        PrintStream watched = new PrintStream(new OutputStream() {
+            @Override
+            public void write(int b) {
+                log.write(b);
+                startup.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                log.write(b, off, len);
+                startup.write(b, off, len);
+            }
+        }, true, StandardCharsets.UTF_8);
+        System.setOut(watched);
+        System.setErr(watched);
         try {
             framework = new Framework(classPath, className);
             framework.checkPlayer();
@@ -82,6 +102,15 @@ public final class Adapter {
             log.println("eaai-adapter: " + e.getMessage());
             System.exit(2);
             return;
+        } finally {
+            System.setOut(log);
+            System.setErr(log);
+        }
+        if (printedAnError(startup.toString(StandardCharsets.UTF_8))) {
+            log.println("eaai-adapter: warning: " + className + " printed an error while it loaded"
+                    + " (above): a player that reads a data file looks for it in the working"
+                    + " directory, here " + System.getProperty("user.dir") + "; a profile's `cwd`"
+                    + " sets it (adapters/eaai/README.md)");
         }
         if (name == null) {
             name = className.substring(className.lastIndexOf('.') + 1);
@@ -97,6 +126,13 @@ public final class Adapter {
         }
         // A player may have started threads of its own: they must not keep the bot alive.
         System.exit(0);
+    }
+
+    /** Whether text a player printed while loading reads as an error report. */
+    static boolean printedAnError(String text) {
+        String lower = text.toLowerCase(java.util.Locale.ROOT);
+        return lower.contains("exception") || lower.contains("error") || lower.contains("not found")
+                || lower.contains("no such file") || lower.contains("cannot") || lower.contains("can't");
     }
 
     private static void usage(PrintStream log, String problem) {

@@ -46,15 +46,22 @@ final class Framework {
     private final Method reportLayoff;
     private final Method reportFinalHand;
 
-    /** Loads {@code className} and the framework from {@code classPath} (entries as for java -cp). */
+    /**
+     * Loads {@code className} and the framework from {@code classPath} (entries as for java -cp).
+     * The framework is the package of the {@code GinRummyPlayer} interface the player implements:
+     * {@code ginrummy}, or the default package for a player published with its own copy of the
+     * framework there.
+     */
     Framework(String classPath, String className) throws SetupError {
         ClassLoader loader = new URLClassLoader(urls(classPath), ClassLoader.getPlatformClassLoader());
-        Class<?> api = load(loader, "ginrummy.GinRummyPlayer", classPath);
-        cardClass = load(loader, "ginrummy.Card", classPath);
         playerClass = load(loader, className, classPath);
-        if (!api.isAssignableFrom(playerClass)) {
-            throw new SetupError(className + " does not implement ginrummy.GinRummyPlayer");
+        Class<?> api = playerInterface(playerClass);
+        if (api == null) {
+            throw new SetupError(className + " does not implement ginrummy.GinRummyPlayer (or"
+                    + " GinRummyPlayer in the default package, for a player with its own framework copy)");
         }
+        String framework = api.getPackageName();
+        cardClass = load(loader, framework.isEmpty() ? "Card" : framework + ".Card", classPath);
         if (playerClass.isInterface() || Modifier.isAbstract(playerClass.getModifiers())) {
             throw new SetupError(className + " is abstract: name a class that can be made");
         }
@@ -70,6 +77,23 @@ final class Framework {
         reportScores = method(api, "reportScores", int[].class);
         reportLayoff = method(api, "reportLayoff", int.class, cardClass, ArrayList.class);
         reportFinalHand = method(api, "reportFinalHand", int.class, ArrayList.class);
+    }
+
+    /** The {@code GinRummyPlayer} interface {@code c} implements, in whichever package, or null. */
+    private static Class<?> playerInterface(Class<?> c) {
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            for (Class<?> i : k.getInterfaces()) {
+                if (i.getSimpleName().equals("GinRummyPlayer")
+                        && (i.getPackageName().isEmpty() || i.getPackageName().equals("ginrummy"))) {
+                    return i;
+                }
+                Class<?> inherited = playerInterface(i);
+                if (inherited != null) {
+                    return inherited;
+                }
+            }
+        }
+        return null;
     }
 
     private static URL[] urls(String classPath) throws SetupError {
@@ -113,9 +137,13 @@ final class Framework {
     private static Class<?> load(ClassLoader loader, String name, String classPath) throws SetupError {
         try {
             return Class.forName(name, true, loader);
-        } catch (ClassNotFoundException | NoClassDefFoundError e) {
+        } catch (NoClassDefFoundError e) {
+            throw new SetupError("class " + name + " needs " + e.getMessage()
+                    + ", which is not on the class path " + classPath);
+        } catch (ClassNotFoundException e) {
             throw new SetupError("class " + name + " is not on the class path " + classPath
-                    + " (it must hold the EAAI framework's ginrummy package and the player)");
+                    + " (it must hold the EAAI framework, in package ginrummy or in the default"
+                    + " package, and the player)");
         } catch (LinkageError e) {
             throw new SetupError("class " + name + " cannot be loaded: " + e);
         }
@@ -140,7 +168,7 @@ final class Framework {
                     cards.add(byId.invoke(null, id));
                 }
             } catch (ReflectiveOperationException e2) {
-                throw new SetupError("ginrummy.Card has neither a static allCards array nor a static"
+                throw new SetupError(cardClass.getName() + " has neither a static allCards array nor a static"
                         + " getCard(int): cannot find the framework's cards");
             }
         }
@@ -162,7 +190,7 @@ final class Framework {
         try {
             return api.getMethod(name, params);
         } catch (NoSuchMethodException e) {
-            throw new SetupError("ginrummy.GinRummyPlayer has no method " + name
+            throw new SetupError(api.getName() + " has no method " + name
                     + ": is this the EAAI-21 framework?");
         }
     }

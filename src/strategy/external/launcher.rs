@@ -1,0 +1,227 @@
+//! The sandbox launcher: the hidden mode of the host program that a bot is
+//! started through (`PROGRAM __sandbox-exec [OPTIONS] -- COMMAND...`, built
+//! by [`super::sandbox`]). It sets the resource limits, drops every
+//! capability, restricts itself with Landlock (no new privileges), and then
+//! executes the bot, which keeps all of it. Restricting a process of its
+//! own, between ginlab and the bot, needs no code between `fork` and
+//! `exec` (the crate denies `unsafe`), and nothing in ginlab is restricted.
+
+use std::ffi::OsString;
+use std::io::Write as _;
+use std::path::PathBuf;
+
+/// What the launcher was asked to do.
+#[derive(Debug, Default)]
+struct Request {
+    read: Vec<PathBuf>,
+    write: Vec<PathBuf>,
+    network: bool,
+    memory_mb: Option<u64>,
+    processes: Option<u64>,
+    open_files: Option<u64>,
+    require: Option<u8>,
+    command: Vec<OsString>,
+}
+
+fn parse(args: &[OsString]) -> Result<Request, String> {
+    let mut request = Request::default();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let flag = arg.to_str().unwrap_or("");
+        if flag == "--" {
+            request.command = args.cloned().collect();
+            break;
+        }
+        if flag == "--network" {
+            request.network = true;
+            continue;
+        }
+        let value = args
+            .next()
+            .ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = || {
+            value
+                .to_str()
+                .and_then(|v| v.parse::<u64>().ok())
+                .ok_or_else(|| format!("{flag} needs a number"))
+        };
+        match flag {
+            "--read" => request.read.push(value.into()),
+            "--write" => request.write.push(value.into()),
+            "--memory-mb" => request.memory_mb = Some(number()?),
+            "--processes" => request.processes = Some(number()?),
+            "--open-files" => request.open_files = Some(number()?),
+            "--require" => request.require = Some(u8::try_from(number()?).unwrap_or(u8::MAX)),
+            _ => return Err(format!("unknown argument `{flag}`")),
+        }
+    }
+    if request.command.is_empty() {
+        return Err("no command after --".into());
+    }
+    Ok(request)
+}
+
+/// Runs the launcher with the arguments after [`super::LAUNCHER_ARG`]: it
+/// returns only on failure, with the exit code (the reason is on stderr,
+/// which is the bot's log).
+#[must_use]
+pub fn run(args: &[OsString]) -> u8 {
+    let fail = |why: String| {
+        let _ = writeln!(std::io::stderr(), "ginlab sandbox: {why}");
+        2
+    };
+    let request = match parse(args) {
+        Ok(request) => request,
+        Err(why) => return fail(why),
+    };
+    #[cfg(target_os = "linux")]
+    {
+        if let Err(why) = limit(&request).and_then(|()| drop_capabilities()) {
+            return fail(why);
+        }
+        if let Err(why) = restrict(&request) {
+            return fail(why);
+        }
+    }
+    let (program, args) = request.command.split_first().expect("checked in parse");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let error = std::process::Command::new(program).args(args).exec();
+        fail(format!("cannot start {}: {error}", program.to_string_lossy()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = args;
+        fail(format!("no sandbox on this system for {}", program.to_string_lossy()))
+    }
+}
+
+/// The resource limits (soft and hard, so the bot cannot raise them).
+#[cfg(target_os = "linux")]
+fn limit(request: &Request) -> Result<(), String> {
+    use rustix::process::{Resource, Rlimit, setrlimit};
+    let limits = [
+        (Resource::As, request.memory_mb.map(|mb| mb.saturating_mul(1 << 20)), "address space"),
+        (Resource::Nproc, request.processes, "processes"),
+        (Resource::Nofile, request.open_files, "open files"),
+    ];
+    for (resource, value, what) in limits {
+        if let Some(value) = value {
+            let limit = Rlimit {
+                current: Some(value),
+                maximum: Some(value),
+            };
+            setrlimit(resource, limit).map_err(|e| format!("cannot limit {what} to {value}: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Empties the capability bounding set and the thread's sets, so that a bot
+/// started by root has no capability (it could raise its limits with
+/// `CAP_SYS_RESOURCE`, or open raw sockets). Without the right to drop them
+/// (an ordinary user has none to drop) nothing changes.
+#[cfg(target_os = "linux")]
+fn drop_capabilities() -> Result<(), String> {
+    use rustix::thread::{
+        CapabilitySet, CapabilitySets, capabilities, remove_capability_from_bounding_set,
+        set_capabilities,
+    };
+    let held = capabilities(None).map_err(|e| format!("cannot read capabilities: {e}"))?;
+    if held.permitted.is_empty() {
+        return Ok(());
+    }
+    for bit in 0..64 {
+        if let Some(cap) = CapabilitySet::from_bits(1 << bit) {
+            // Unknown to this kernel: EINVAL, nothing to drop.
+            let _ = remove_capability_from_bounding_set(cap);
+        }
+    }
+    let none = CapabilitySets {
+        effective: CapabilitySet::empty(),
+        permitted: CapabilitySet::empty(),
+        inheritable: CapabilitySet::empty(),
+    };
+    set_capabilities(None, none).map_err(|e| format!("cannot drop capabilities: {e}"))
+}
+
+/// Landlock: read (and execute) beneath `read`, read and write beneath
+/// `write`, this process's own `/proc` entries, no TCP unless `network`,
+/// no signal or abstract socket outside; best effort unless `require`
+/// names the least level.
+#[cfg(target_os = "linux")]
+fn restrict(request: &Request) -> Result<(), String> {
+    use landlock::{
+        ABI, Access, AccessFs, AccessNet, LandlockStatus, PathBeneath, PathFd, Ruleset,
+        RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope,
+    };
+    let abi = ABI::V10;
+    let fail = |e: landlock::RulesetError| format!("cannot set up Landlock: {e}");
+    let mut ruleset = Ruleset::default()
+        .handle_access(AccessFs::from_all(abi))
+        .map_err(fail)?
+        .scope(Scope::from_all(abi))
+        .map_err(fail)?;
+    if !request.network {
+        ruleset = ruleset.handle_access(AccessNet::from_all(abi)).map_err(fail)?;
+    }
+    let mut created = ruleset.create().map_err(fail)?;
+    let rules = [
+        (&request.read, AccessFs::from_read(abi)),
+        (&request.write, AccessFs::from_all(abi)),
+    ];
+    for (paths, access) in rules {
+        for path in paths {
+            // A path that does not exist grants nothing.
+            let Ok(fd) = PathFd::new(path) else { continue };
+            let access = if path.is_dir() {
+                access
+            } else {
+                access & AccessFs::from_file(abi)
+            };
+            created = created.add_rule(PathBeneath::new(fd, access)).map_err(fail)?;
+        }
+    }
+    // "/proc/self" is this process, which becomes the bot: the JVM and
+    // Python read their own entries; other processes' stay closed.
+    if let Ok(fd) = PathFd::new("/proc/self") {
+        created = created
+            .add_rule(PathBeneath::new(fd, AccessFs::from_read(abi)))
+            .map_err(fail)?;
+    }
+    let status = created.restrict_self().map_err(fail)?;
+    let level = match status.landlock {
+        LandlockStatus::Available { effective_abi, .. } => effective_abi as u8,
+        _ => 0,
+    };
+    if let Some(required) = request.require
+        && (level < required || status.ruleset == RulesetStatus::NotEnforced)
+    {
+        return Err(format!(
+            "Landlock ABI {required} is required (--sandbox strict); this kernel has {level}"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_parse() {
+        let args: Vec<OsString> = ["--read", "/usr", "--network", "--memory-mb", "64", "--", "a", "--read"]
+            .into_iter()
+            .map(OsString::from)
+            .collect();
+        let request = parse(&args).unwrap();
+        assert_eq!(request.read, [PathBuf::from("/usr")]);
+        assert!(request.network);
+        assert_eq!(request.memory_mb, Some(64));
+        assert_eq!(request.command, [OsString::from("a"), OsString::from("--read")]);
+        assert!(parse(&[OsString::from("--read")]).is_err());
+        assert!(parse(&[OsString::from("--")]).is_err());
+        assert!(parse(&[OsString::from("--memory-mb"), OsString::from("x")]).is_err());
+    }
+}

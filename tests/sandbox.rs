@@ -1,0 +1,196 @@
+//! The sandbox of external bots (docs/PROTOCOL.md, "The sandbox"), through
+//! the binary: a bot that plays legally but tries to read ginlab's command
+//! line, the run's checkpoint, the repository and the home folder, and to
+//! open a TCP connection, learns nothing; with `--sandbox off` the same bot
+//! learns them (so the test can fail). Needs `python3` and Linux with
+//! Landlock ABI 6 or later; elsewhere the tests say why and pass.
+
+use std::io::Read as _;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn ginlab() -> Command {
+    let mut cmd = Command::cargo_bin("ginlab").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+/// Whether `--sandbox strict` can run here (else the test is skipped with
+/// the reason, as on a kernel without Landlock).
+fn strict_available() -> bool {
+    let output = ginlab()
+        .args([
+            "check-bot",
+            "--sandbox",
+            "strict",
+            "--",
+            "python3",
+            "examples/bots/random_bot.py",
+        ])
+        .output()
+        .unwrap();
+    if output.status.code() == Some(2) {
+        eprintln!(
+            "skipped: no strict sandbox here: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        return false;
+    }
+    true
+}
+
+/// Every bot log in `dir`, joined.
+fn logs(dir: &Path) -> String {
+    let mut text = String::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|x| x == "log") {
+            text.push_str(&std::fs::read_to_string(&path).unwrap());
+        }
+    }
+    text
+}
+
+struct Attack {
+    _dir: tempfile::TempDir,
+    out: PathBuf,
+    logs: PathBuf,
+    listener: TcpListener,
+    assert: assert_cmd::assert::Assert,
+}
+
+/// Plays the attack bot against greedy with `flags`, the output folder and
+/// the logs in a temporary folder outside the repository.
+fn attack(flags: &[&str]) -> Attack {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let logs = dir.path().join("logs");
+    let profile = dir.path().join("attack.toml");
+    let bot = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/attack_bot.py");
+    std::fs::write(
+        &profile,
+        format!(
+            "kind = \"external\"\nname = \"attack\"\ncommand = [\"python3\", {:?}]\nlog_dir = {:?}\n",
+            bot.display().to_string(),
+            logs.display().to_string()
+        ),
+    )
+    .unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let targets = [
+        out.join("checkpoint.json"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"),
+    ];
+    let assert = ginlab()
+        .env(
+            "GINLAB_ATTACK_PORT",
+            listener.local_addr().unwrap().port().to_string(),
+        )
+        .env(
+            "GINLAB_ATTACK_FILES",
+            targets.map(|t| t.display().to_string()).join(":"),
+        )
+        .arg("match")
+        .arg(&profile)
+        .args([
+            "greedy",
+            "--games",
+            "300",
+            "--threads",
+            "1",
+            "--seed",
+            "7",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .args(flags)
+        .assert()
+        .success();
+    Attack {
+        _dir: dir,
+        out,
+        logs,
+        listener,
+        assert,
+    }
+}
+
+fn connections(listener: &TcpListener) -> usize {
+    let mut count = 0;
+    while let Ok((mut stream, _)) = listener.accept() {
+        let mut text = String::new();
+        let _ = stream.read_to_string(&mut text);
+        count += 1;
+    }
+    count
+}
+
+#[test]
+fn a_sandboxed_bot_learns_nothing() {
+    if !strict_available() {
+        return;
+    }
+    let run = attack(&["--sandbox", "strict"]);
+    let log = logs(&run.logs);
+    assert!(!log.contains("LEARNED"), "{log}");
+    for attack in [
+        "denied cmdline",
+        "denied file0",
+        "denied file1",
+        "denied home",
+        "denied tcp",
+    ] {
+        assert!(log.contains(attack), "no `{attack}` in\n{log}");
+    }
+    assert_eq!(connections(&run.listener), 0);
+    // The checkpoint was there to be read while the bot played.
+    assert!(run.out.join("summary.csv").is_file());
+}
+
+#[test]
+fn without_the_sandbox_the_same_bot_learns_them() {
+    if !strict_available() {
+        return;
+    }
+    let run = attack(&["--sandbox", "off"]);
+    let log = logs(&run.logs);
+    for learned in ["LEARNED cmdline", "LEARNED file1", "LEARNED tcp"] {
+        assert!(log.contains(learned), "no `{learned}` in\n{log}");
+    }
+    assert!(log.contains("--out"), "{log}");
+    assert_eq!(connections(&run.listener), 1);
+    let _ = run.assert;
+}
+
+/// `auto` says what it could not enforce once, on one line, however many
+/// bots start; as root the process limit is always among it.
+#[test]
+fn auto_says_once_what_it_could_not_enforce() {
+    let output = ginlab()
+        .args(["match", "exec:python3 examples/bots/random_bot.py"])
+        .args([
+            "exec:python3 examples/bots/greedy_bot.py",
+            "--games",
+            "4",
+            "--threads",
+            "2",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let notes = stderr
+        .lines()
+        .filter(|l| l.starts_with("note: sandbox (auto)"))
+        .count();
+    assert!(notes <= 1, "{stderr}");
+    if rustix::process::geteuid().is_root() {
+        assert_eq!(notes, 1, "{stderr}");
+        assert!(stderr.contains("the process limit"), "{stderr}");
+    }
+}
