@@ -7,8 +7,8 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::report::{
-    AtomicFile, CHECKPOINT, JOURNAL, RatingRow, SideRow, StudyRows, SummaryRow,
-    finish_interrupted_commit, is_result_file,
+    AtomicFile, CHECKPOINT, RatingRow, SideRow, StudyRows, SummaryRow, check_result_names,
+    check_writable, create_private_dir, finish_interrupted_commit, is_folder_file,
 };
 use crate::sim::{Plan, RecordTarget, RunError, TableTallies, Tallies, UnitSequence};
 use crate::stats::{Sprt, SprtDecision, SprtState};
@@ -139,10 +139,8 @@ pub fn prepare_dir(dir: &Path) -> Result<(), JobError> {
             dir.display()
         ))
     };
-    std::fs::create_dir_all(dir).map_err(cannot)?;
-    let probe = dir.join(format!(".ginlab-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(cannot)?;
-    std::fs::remove_file(&probe).map_err(cannot)
+    create_private_dir(dir).map_err(cannot)?;
+    check_writable(dir).map_err(cannot)
 }
 
 /// A result folder held by this process ([`claim_dir`]).
@@ -185,6 +183,7 @@ pub fn claim_dir(dir: &Path) -> Result<Claim, JobError> {
     // putting its files in place left its journal: finish its commit, so
     // the folder holds its result whole. Then a `.NAME.tmp-PID` of a file
     // ginlab writes is left from a run that was killed.
+    check_result_names(dir).map_err(JobError::Input)?;
     let mut notes = Vec::new();
     if finish_interrupted_commit(dir).map_err(|e| JobError::Input(e.to_string()))? {
         notes.push(format!(
@@ -198,9 +197,7 @@ pub fn claim_dir(dir: &Path) -> Result<Claim, JobError> {
             .strip_prefix('.')
             .and_then(|rest| rest.rsplit_once(".tmp-"))
             .is_some_and(|(target, pid)| {
-                !pid.is_empty()
-                    && pid.bytes().all(|b| b.is_ascii_digit())
-                    && (is_result_file(target) || target == CHECKPOINT || target == JOURNAL)
+                !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()) && is_folder_file(target)
             });
         if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
             let _ = std::fs::remove_file(entry.path());
@@ -323,27 +320,35 @@ fn check(spec: &JobSpec, options: &Options) -> Result<(), JobError> {
     Ok(())
 }
 
-/// Refuses a `--record` file that is one of the files the job writes into
-/// `dir` (it would be overwritten, or block the folder).
+/// Refuses a `--record` file that is one of the files the job keeps in
+/// `dir` (a result file, the checkpoint, the journal), or a link to one:
+/// it would be overwritten, or block the folder.
 fn record_outside(record: &Path, dir: &Path) -> Result<(), JobError> {
-    let parent = match record.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let name = record
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let same_folder = matches!(
-        (parent.canonicalize(), dir.canonicalize()),
-        (Ok(a), Ok(b)) if a == b
-    );
-    if same_folder && (is_result_file(&name) || name == CHECKPOINT) {
-        return Err(JobError::Input(format!(
-            "--record {}: is one of the files the run writes into {}; record to another file",
-            record.display(),
-            dir.display()
-        )));
+    let link = std::fs::symlink_metadata(record).is_ok_and(|m| m.file_type().is_symlink());
+    let target = link.then(|| std::fs::canonicalize(record).ok()).flatten();
+    let dir_path = dir.canonicalize().ok();
+    for path in std::iter::once(record).chain(target.as_deref()) {
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let same_folder = dir_path.is_some() && parent.canonicalize().ok() == dir_path;
+        if same_folder && is_folder_file(&name) {
+            let how = if path == record {
+                "is".to_owned()
+            } else {
+                format!("is a link to {}, which is", path.display())
+            };
+            return Err(JobError::Input(format!(
+                "--record {}: {how} one of the files the run writes into {}; record to another file",
+                record.display(),
+                dir.display()
+            )));
+        }
     }
     Ok(())
 }
