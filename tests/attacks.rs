@@ -301,3 +301,122 @@ fn the_seed_is_not_shown_to_a_bot_while_it_plays() {
     }
     fs::remove_dir_all(&base).unwrap();
 }
+
+// ---- Issue 31 item 6: the small ones ----
+
+fn output_of(args: &[&str]) -> (Option<i32>, String, String) {
+    let output = ginlab().args(args).output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A profile's name with control characters (an ESC that would clear the
+/// terminal) is shown escaped, as every input ginlab echoes is.
+#[test]
+fn profile_names_with_control_characters_are_escaped() {
+    let base = scratch("control");
+    let profile = base.join("evil.toml");
+    fs::write(
+        &profile,
+        "kind = \"greedy\"\nname = \"evil\\u001b[2Jname\"\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = output_of(&[
+        "match",
+        profile.to_str().unwrap(),
+        "simple",
+        "--hands",
+        "10",
+        "--seed",
+        "1",
+        "-q",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stdout.contains('\u{1b}'), "{stdout:?}");
+    assert!(stdout.contains("A = evil\\u{1b}[2Jname"), "{stdout}");
+    fs::remove_dir_all(&base).unwrap();
+}
+
+/// Two different profiles of one name are told apart, in the terminal and
+/// in the files alike.
+#[test]
+fn two_profiles_of_one_name_are_told_apart() {
+    let base = scratch("same-name");
+    let (a, b) = (base.join("a.toml"), base.join("b.toml"));
+    fs::write(&a, "kind = \"greedy\"\nname = \"greedy\"\nknock_at = 0\n").unwrap();
+    fs::write(&b, "kind = \"greedy\"\nname = \"greedy\"\n").unwrap();
+    let out = base.join("out");
+    let (code, stdout, stderr) = output_of(&[
+        "match",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--hands",
+        "10",
+        "--seed",
+        "1",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let header = stdout.lines().next().unwrap();
+    assert!(
+        header.starts_with("A = greedy (greedy:knock_at=0), B = greedy, "),
+        "{header}"
+    );
+    let summary = fs::read_to_string(out.join("summary.csv")).unwrap();
+    let row = summary.lines().nth(1).unwrap();
+    assert!(row.contains(",greedy (greedy:knock_at=0),greedy,"), "{row}");
+    // The same profile twice is self-play, named once each.
+    let (code, stdout, _) = output_of(&[
+        "match", "greedy", "greedy", "--hands", "10", "--seed", "1", "-q",
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.starts_with("A = greedy, B = greedy, "), "{stdout}");
+    fs::remove_dir_all(&base).unwrap();
+}
+
+/// Rules under which no game ends stop the run at ginlab's cap of a game's
+/// length, and the error names the cap and where it is documented.
+#[test]
+fn the_cap_on_a_game_is_named() {
+    let (code, stdout, stderr) = output_of(&[
+        "match",
+        "greedy",
+        "greedy",
+        "--games",
+        "1",
+        "--seed",
+        "1",
+        "-q",
+        "--rule",
+        "max_turns=1",
+        "--rule",
+        "knock_limit=0",
+        "--rule",
+        "game_target=10000",
+    ]);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stderr.contains("ginlab's cap of 10000 hands") && stderr.contains("docs/RULES.md"),
+        "{stderr}"
+    );
+}
+
+/// A mean every unit agreed on (the same deterministic player in both seats
+/// of every duplicate pair nets 0 in each) says so, not "too few units".
+#[test]
+fn a_mean_every_unit_agrees_on_says_so() {
+    let (code, stdout, stderr) = output_of(&[
+        "match", "greedy", "greedy", "--hands", "200", "--seed", "1", "-q",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("A net points  +0.00 [no interval: every unit scored the same] per hand"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("too few units"), "{stdout}");
+}
