@@ -439,6 +439,12 @@ fn names(cards: CardSet) -> Vec<String> {
 #[pyfunction]
 pub fn solve<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
     let hand = parse_cards(cards)?;
+    if hand.len() > MAX_HAND {
+        return Err(PyValueError::new_err(format!(
+            "cards: a hand has at most {MAX_HAND} cards (10, and one drawn), this one has {}",
+            hand.len()
+        )));
+    }
     let arrangement = meld::best_arrangement(hand);
     let d = PyDict::new(py);
     d.set_item("deadwood", arrangement.deadwood())?;
@@ -448,12 +454,22 @@ pub fn solve<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<Bound<
     Ok(d)
 }
 
+/// The most cards [`solve`] and [`solve_batch`] take, as `ginlab solve`:
+/// the solver's work grows steeply with the hand, and 52 cards would not
+/// finish.
+const MAX_HAND: u32 = 11;
+
+/// Hands [`solve_batch`] solves between two looks for Ctrl-C.
+const SOLVE_CHUNK: usize = 1 << 14;
+
 /// What [`solve_batch`] returns: deadwood per hand, melded cards per hand.
 type Solved<'py> = (Bound<'py, PyArray1<u16>>, Bound<'py, PyArray2<bool>>);
 
 /// The meld solver on a batch: `hands` is an (N, 52) array of 0/1 (card id
 /// `13 * suit + rank`); returns `(deadwood (N,) uint16, melded (N, 52)
-/// bool)`. The GIL is released while it solves.
+/// bool)`; a row of more than 11 cards is a `ValueError`. The GIL is
+/// released while it solves, and Ctrl-C interrupts it between chunks of
+/// hands.
 #[pyfunction]
 pub fn solve_batch<'py>(
     py: Python<'py>,
@@ -478,18 +494,27 @@ pub fn solve_batch<'py>(
                 .collect()
         })
         .collect();
-    let (deadwood, melded) = py.detach(|| {
-        let mut deadwood = Vec::with_capacity(n);
-        let mut melded = vec![false; n * 52];
-        for (i, &hand) in sets.iter().enumerate() {
-            let arrangement = meld::best_arrangement(hand);
-            deadwood.push(arrangement.deadwood());
-            for card in arrangement.melded() {
-                melded[i * 52 + usize::from(card.index())] = true;
+    if let Some((row, hand)) = sets.iter().enumerate().find(|(_, h)| h.len() > MAX_HAND) {
+        return Err(PyValueError::new_err(format!(
+            "hands row {row} has {} cards: a hand has at most {MAX_HAND} (10, and one drawn)",
+            hand.len()
+        )));
+    }
+    let mut deadwood = Vec::with_capacity(n);
+    let mut melded = vec![false; n * 52];
+    for (start, chunk) in (0..).step_by(SOLVE_CHUNK).zip(sets.chunks(SOLVE_CHUNK)) {
+        let cells = &mut melded[start * 52..(start + chunk.len()) * 52];
+        py.detach(|| {
+            for (i, &hand) in chunk.iter().enumerate() {
+                let arrangement = meld::best_arrangement(hand);
+                deadwood.push(arrangement.deadwood());
+                for card in arrangement.melded() {
+                    cells[i * 52 + usize::from(card.index())] = true;
+                }
             }
-        }
-        (deadwood, melded)
-    });
+        });
+        py.check_signals()?;
+    }
     let melded = PyArray1::from_vec(py, melded).reshape([n, 52])?;
     Ok((PyArray1::from_vec(py, deadwood), melded))
 }
