@@ -181,7 +181,7 @@ pub fn claim_dir(dir: &Path) -> Result<Claim, JobError> {
     }
     // Holding the lock, no other run is writing here. A run killed while
     // putting its files in place left its journal: finish its commit, so
-    // the folder holds its result whole. Then a `.NAME.tmp-PID` of a file
+    // the folder holds its result whole. Then a `.NAME.tmp-N` of a file
     // ginlab writes is left from a run that was killed.
     check_result_names(dir).map_err(JobError::Input)?;
     let mut notes = Vec::new();

@@ -1,7 +1,8 @@
 //! Writing output files whole: one file ([`write_atomic`], [`AtomicFile`])
 //! or a result folder's files together ([`ResultFiles`]).
 //!
-//! A file goes to a temporary file beside its target (`.NAME.tmp-PID`) and is
+//! A file goes to a temporary file beside its target (`.NAME.tmp-N`, N random,
+//! created exclusively through the folder's handle: see [`AtomicFile`]) and is
 //! renamed over it once complete. A result folder's files are all written
 //! and synced first and only then renamed into place, the manifest last, so a
 //! failure while writing (a full disk, a folder where a file should be)
@@ -596,7 +597,7 @@ impl Journal {
     }
 
     /// Reads a journal, accepting only what a commit writes: renames of a
-    /// `.TARGET.tmp-PID` onto its TARGET and removals, of the files ginlab
+    /// `.TARGET.tmp-N` onto its TARGET and removals, of the files ginlab
     /// writes into result folders, by plain names.
     fn parse(text: &str) -> Option<Journal> {
         let mut lines = text.lines();
