@@ -15,6 +15,7 @@ use ginlab::report::SummaryRow;
 use ginlab::rules::{PRESETS, Rules};
 use ginlab::sim::{Plan, Tallies, Work};
 use ginlab::strategy::{Profile, Strategy};
+use numpy::ndarray::Axis;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -483,36 +484,40 @@ pub fn solve_batch<'py>(
     }
     let n = shape[0];
     let cells = hands.as_array();
-    let sets: Vec<CardSet> = cells
-        .rows()
-        .into_iter()
-        .map(|row| {
-            row.iter()
-                .enumerate()
-                .filter(|&(_, &x)| x != 0)
-                .map(|(i, _)| Card::from_index(i as u8).expect("52 columns"))
-                .collect()
-        })
-        .collect();
-    if let Some((row, hand)) = sets.iter().enumerate().find(|(_, h)| h.len() > MAX_HAND) {
-        return Err(PyValueError::new_err(format!(
-            "hands row {row} has {} cards: a hand has at most {MAX_HAND} (10, and one drawn)",
-            hand.len()
-        )));
-    }
     let mut deadwood = Vec::with_capacity(n);
     let mut melded = vec![false; n * 52];
-    for (start, chunk) in (0..).step_by(SOLVE_CHUNK).zip(sets.chunks(SOLVE_CHUNK)) {
-        let cells = &mut melded[start * 52..(start + chunk.len()) * 52];
-        py.detach(|| {
-            for (i, &hand) in chunk.iter().enumerate() {
+    // Chunk by chunk with the GIL released (reading the rows too), looking
+    // for Ctrl-C between chunks.
+    let chunks = cells.axis_chunks_iter(Axis(0), SOLVE_CHUNK);
+    for (start, (rows, out)) in (0..)
+        .step_by(SOLVE_CHUNK)
+        .zip(chunks.zip(melded.chunks_mut(SOLVE_CHUNK * 52)))
+    {
+        let solved = &mut deadwood;
+        let too_big = py.detach(|| {
+            for (i, row) in rows.rows().into_iter().enumerate() {
+                let hand: CardSet = row
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &x)| x != 0)
+                    .map(|(i, _)| Card::from_index(i as u8).expect("52 columns"))
+                    .collect();
+                if hand.len() > MAX_HAND {
+                    return Some((start + i, hand.len()));
+                }
                 let arrangement = meld::best_arrangement(hand);
-                deadwood.push(arrangement.deadwood());
+                solved.push(arrangement.deadwood());
                 for card in arrangement.melded() {
-                    cells[i * 52 + usize::from(card.index())] = true;
+                    out[i * 52 + usize::from(card.index())] = true;
                 }
             }
+            None
         });
+        if let Some((row, count)) = too_big {
+            return Err(PyValueError::new_err(format!(
+                "hands row {row} has {count} cards: a hand has at most {MAX_HAND} (10, and one drawn)"
+            )));
+        }
         py.check_signals()?;
     }
     let melded = PyArray1::from_vec(py, melded).reshape([n, 52])?;
