@@ -863,9 +863,14 @@ fn a_chosen_seed_with_a_bot_is_warned_of_and_the_default_is_random() {
     let seed = |output: std::process::Output| {
         assert!(output.status.success());
         assert!(!String::from_utf8_lossy(&output.stderr).contains("warning"));
+        // With a bot the seed comes at the end (tests/attacks.rs).
         let stdout = String::from_utf8(output.stdout).unwrap();
-        let after = stdout.split(", seed ").nth(1).unwrap().to_owned();
-        after.split(',').next().unwrap().parse::<u64>().unwrap()
+        let line = stdout.lines().last().unwrap();
+        line.strip_prefix("seed")
+            .unwrap()
+            .trim()
+            .parse::<u64>()
+            .unwrap()
     };
     let run = || {
         ginlab()

@@ -1382,7 +1382,9 @@ fn sprt_stops_early_and_ignores_the_thread_count() {
     for (spec, problem) in [
         ("elo0=-inf,elo1=inf", "elo0 = `-inf` is not a finite number"),
         ("elo0=0,elo1=NaN", "elo1 = `NaN` is not a finite number"),
-        ("elo0=0,elo1=9000", "elo1 = 9000 is outside -3600..3600"),
+        ("elo0=0,elo1=9000", "elo1 = 9000 is outside -800..800"),
+        // Bounds no match resolves: the first unit would decide alone.
+        ("elo0=-3600,elo1=3600", "elo0 = -3600 is outside -800..800"),
         ("elo0=0,elo0=5,elo1=10", "elo0 is given twice"),
         (
             "elo0=0,elo1=5,beta=0.5",
@@ -1488,8 +1490,8 @@ fn a_result_folder_holds_one_run() {
             "tallies.json",
         ]
     );
-    // A run that fails while writing leaves the folder as it was: here a
-    // folder stands where the summary goes.
+    // A folder where the summary goes is refused before play (exit 2), and
+    // the folder is left as it was.
     let kept: Vec<Vec<u8>> = ["tallies.json", "manifest.toml", "distribution.csv"]
         .iter()
         .map(|n| std::fs::read(dir.join(n)).unwrap())
@@ -1497,7 +1499,7 @@ fn a_result_folder_holds_one_run() {
     std::fs::remove_file(dir.join("summary.csv")).unwrap();
     std::fs::create_dir(dir.join("summary.csv")).unwrap();
     let failed = run("greedy", "simple");
-    assert_eq!(failed.status.code(), Some(1));
+    assert_eq!(failed.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&failed.stderr).contains("summary.csv"));
     for (name, bytes) in ["tallies.json", "manifest.toml", "distribution.csv"]
         .iter()

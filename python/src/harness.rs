@@ -15,6 +15,7 @@ use ginlab::report::SummaryRow;
 use ginlab::rules::{PRESETS, Rules};
 use ginlab::sim::{Plan, Tallies, Work};
 use ginlab::strategy::{Profile, Strategy};
+use numpy::ndarray::Axis;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -442,6 +443,12 @@ fn names(cards: CardSet) -> Vec<String> {
 #[pyfunction]
 pub fn solve<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
     let hand = parse_cards(cards)?;
+    if hand.len() > MAX_HAND {
+        return Err(PyValueError::new_err(format!(
+            "cards: a hand has at most {MAX_HAND} cards (10, and one drawn), this one has {}",
+            hand.len()
+        )));
+    }
     let arrangement = meld::best_arrangement(hand);
     let d = PyDict::new(py);
     d.set_item("deadwood", arrangement.deadwood())?;
@@ -451,12 +458,22 @@ pub fn solve<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<Bound<
     Ok(d)
 }
 
+/// The most cards [`solve`] and [`solve_batch`] take, as `ginlab solve`:
+/// the solver's work grows steeply with the hand, and 52 cards would not
+/// finish.
+const MAX_HAND: u32 = 11;
+
+/// Hands [`solve_batch`] solves between two looks for Ctrl-C.
+const SOLVE_CHUNK: usize = 1 << 14;
+
 /// What [`solve_batch`] returns: deadwood per hand, melded cards per hand.
 type Solved<'py> = (Bound<'py, PyArray1<u16>>, Bound<'py, PyArray2<bool>>);
 
 /// The meld solver on a batch: `hands` is an (N, 52) array of 0/1 (card id
 /// `13 * suit + rank`); returns `(deadwood (N,) uint16, melded (N, 52)
-/// bool)`. The GIL is released while it solves.
+/// bool)`; a row of more than 11 cards is a `ValueError`. The GIL is
+/// released while it solves, and Ctrl-C interrupts it between chunks of
+/// hands.
 #[pyfunction]
 pub fn solve_batch<'py>(
     py: Python<'py>,
@@ -470,29 +487,42 @@ pub fn solve_batch<'py>(
     }
     let n = shape[0];
     let cells = hands.as_array();
-    let sets: Vec<CardSet> = cells
-        .rows()
-        .into_iter()
-        .map(|row| {
-            row.iter()
-                .enumerate()
-                .filter(|&(_, &x)| x != 0)
-                .map(|(i, _)| Card::from_index(i as u8).expect("52 columns"))
-                .collect()
-        })
-        .collect();
-    let (deadwood, melded) = py.detach(|| {
-        let mut deadwood = Vec::with_capacity(n);
-        let mut melded = vec![false; n * 52];
-        for (i, &hand) in sets.iter().enumerate() {
-            let arrangement = meld::best_arrangement(hand);
-            deadwood.push(arrangement.deadwood());
-            for card in arrangement.melded() {
-                melded[i * 52 + usize::from(card.index())] = true;
+    let mut deadwood = Vec::with_capacity(n);
+    let mut melded = vec![false; n * 52];
+    // Chunk by chunk with the GIL released (reading the rows too), looking
+    // for Ctrl-C between chunks.
+    let chunks = cells.axis_chunks_iter(Axis(0), SOLVE_CHUNK);
+    for (start, (rows, out)) in (0..)
+        .step_by(SOLVE_CHUNK)
+        .zip(chunks.zip(melded.chunks_mut(SOLVE_CHUNK * 52)))
+    {
+        let solved = &mut deadwood;
+        let too_big = py.detach(|| {
+            for (i, row) in rows.rows().into_iter().enumerate() {
+                let hand: CardSet = row
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &x)| x != 0)
+                    .map(|(i, _)| Card::from_index(i as u8).expect("52 columns"))
+                    .collect();
+                if hand.len() > MAX_HAND {
+                    return Some((start + i, hand.len()));
+                }
+                let arrangement = meld::best_arrangement(hand);
+                solved.push(arrangement.deadwood());
+                for card in arrangement.melded() {
+                    out[i * 52 + usize::from(card.index())] = true;
+                }
             }
+            None
+        });
+        if let Some((row, count)) = too_big {
+            return Err(PyValueError::new_err(format!(
+                "hands row {row} has {count} cards: a hand has at most {MAX_HAND} (10, and one drawn)"
+            )));
         }
-        (deadwood, melded)
-    });
+        py.check_signals()?;
+    }
     let melded = PyArray1::from_vec(py, melded).reshape([n, 52])?;
     Ok((PyArray1::from_vec(py, deadwood), melded))
 }

@@ -136,3 +136,22 @@ def test_python_players_play_in_experiment_runs():
     assert mine.hands == rows[0]["hands"] > 0
     for key in KEYS:
         assert rows[0][key] == builtin[0][key], key
+
+
+def test_solve_refuses_more_than_eleven_cards():
+    # 52 cards used to run for ever; the CLI's limit, with a clear message.
+    deck = [r + s for s in "CDHS" for r in "A23456789TJQK"]
+    with pytest.raises(ValueError, match="at most 11 cards"):
+        ginlab.solve(deck)
+    with pytest.raises(ValueError, match="at most 11 cards"):
+        ginlab.solve(deck[:12])
+    assert ginlab.solve(deck[:11])["deadwood"] >= 0
+    hands = np.zeros((3, 52), dtype=np.uint8)
+    hands[1, :] = 1
+    with pytest.raises(ValueError, match="row 1 has 52 cards"):
+        ginlab.solve_batch(hands)
+    hands[1, 11:] = 0
+    hands[2, [0, 13]] = 1
+    deadwood, _ = ginlab.solve_batch(hands)
+    # Nothing; the ace to the jack of clubs, one run; two aces.
+    assert list(deadwood) == [0, 0, 2]

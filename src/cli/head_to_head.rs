@@ -10,7 +10,8 @@ use ginlab::engine::{Deck, Seat};
 use ginlab::experiment::Pairing;
 use ginlab::job::{self, JobRequest, Layout, Progress, Shard, Tally};
 use ginlab::report::{
-    SprtJson, Summary, json_report, match_header, match_report, side_table, sprt_line, table_header,
+    SprtJson, Summary, json_report, match_header, match_report, seed_line, side_table, sprt_line,
+    table_header,
 };
 use ginlab::sim::{Format, Work};
 use ginlab::stats::Sprt;
@@ -86,7 +87,7 @@ pub struct MatchArgs {
     quiet: bool,
     /// Stop as soon as a sequential test decides between A being `elo0` and
     /// `elo1` stronger than B: `elo0=0,elo1=10,alpha=0.05,beta=0.05`, with
-    /// -3600 <= elo0 < elo1 <= 3600 and 0 < alpha, beta < 0.5 (each 0.05 if
+    /// -800 <= elo0 < elo1 <= 800 and 0 < alpha, beta < 0.5 (each 0.05 if
     /// left out). The --games or --hands count is then the most that will be
     /// played. The generalised SPRT on the scoring units (duplicate pairs:
     /// the pentanomial model), looking after every unit in deal order, so
@@ -226,11 +227,14 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         )));
     }
     super::warn_chosen_seed(args.seed, row.plan.profiles());
+    // A bot could read the file standard output goes to while it plays:
+    // the seed then comes after the report (the manifest has it too).
+    let bots = row.plan.profiles().iter().any(|p| p.bot().is_some());
     let header = match row.plan.format() {
         None => match_header(
             &[row.players[0].clone(), row.players[1].clone()],
             &variant,
-            seed,
+            (!bots).then_some(seed),
             row.plan.unit_size() > 1,
         ),
         Some(format) => table_header(
@@ -300,6 +304,9 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         }
     };
     text.push_str(&bot_lines(row.plan.profiles()));
+    if bots {
+        text.push_str(&seed_line(seed));
+    }
     if to_stderr {
         let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
         return Ok(());

@@ -28,9 +28,11 @@ fn load(path: &Path) -> Result<Named, Failure> {
     let stem = path
         .file_stem()
         .map_or("profile".into(), |s| s.to_string_lossy().into_owned());
+    // Reports print the name: control characters in it (an ESC that would
+    // drive the terminal) are escaped, as every input ginlab echoes is.
     Ok(Named {
         profile,
-        name: name.unwrap_or(stem),
+        name: echo(&name.unwrap_or(stem)),
     })
 }
 

@@ -14,7 +14,8 @@ use super::sheet::{GameResult, Tally, next_dealer};
 use super::view::Seat;
 
 /// A game longer than this many hands is stopped with
-/// [`EngineError::Endless`] (strategies that never knock).
+/// [`EngineError::Endless`], which ends the run (strategies that never
+/// knock, or rules under which hands seldom end). docs/RULES.md states it.
 pub const MAX_HANDS: u32 = 10_000;
 
 /// One hand of a game.

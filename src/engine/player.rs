@@ -81,8 +81,11 @@ pub enum EngineError {
         /// Why.
         reason: String,
     },
-    /// A game went on without end (strategies that never score).
-    #[error("the game did not reach the target after {0} hands: do the strategies ever knock?")]
+    /// A game went on without end (strategies that never score, or rules
+    /// under which hands seldom end: see [`MAX_HANDS`](super::MAX_HANDS)).
+    #[error(
+        "a game reached ginlab's cap of {0} hands without a winner (a game is stopped there, see docs/RULES.md): do the strategies ever knock, and can the rules end a game (a small max_turns voids most hands, a large game_target needs many)?"
+    )]
     Endless(u32),
 }
 

@@ -3,7 +3,10 @@
 
 use std::path::Path;
 
-use crate::report::{CHECKPOINT, JOURNAL, finish_interrupted_commit, is_result_file};
+use crate::report::{
+    check_result_names, check_writable, create_private_dir, finish_interrupted_commit,
+    is_folder_file,
+};
 
 use super::JobError;
 
@@ -26,10 +29,8 @@ pub fn prepare_dir(dir: &Path) -> Result<(), JobError> {
             dir.display()
         ))
     };
-    std::fs::create_dir_all(dir).map_err(cannot)?;
-    let probe = dir.join(format!(".ginlab-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(cannot)?;
-    std::fs::remove_file(&probe).map_err(cannot)
+    create_private_dir(dir).map_err(cannot)?;
+    check_writable(dir).map_err(cannot)
 }
 
 /// A result folder held by this process ([`claim_dir`]).
@@ -70,8 +71,9 @@ pub fn claim_dir(dir: &Path) -> Result<Claim, JobError> {
     }
     // Holding the lock, no other run is writing here. A run killed while
     // putting its files in place left its journal: finish its commit, so
-    // the folder holds its result whole. Then a `.NAME.tmp-PID` of a file
+    // the folder holds its result whole. Then a `.NAME.tmp-N` of a file
     // ginlab writes is left from a run that was killed.
+    check_result_names(dir).map_err(JobError::Input)?;
     let mut notes = Vec::new();
     if finish_interrupted_commit(dir).map_err(|e| JobError::Input(e.to_string()))? {
         notes.push(format!(
@@ -85,9 +87,7 @@ pub fn claim_dir(dir: &Path) -> Result<Claim, JobError> {
             .strip_prefix('.')
             .and_then(|rest| rest.rsplit_once(".tmp-"))
             .is_some_and(|(target, pid)| {
-                !pid.is_empty()
-                    && pid.bytes().all(|b| b.is_ascii_digit())
-                    && (is_result_file(target) || target == CHECKPOINT || target == JOURNAL)
+                !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()) && is_folder_file(target)
             });
         if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
             let _ = std::fs::remove_file(entry.path());

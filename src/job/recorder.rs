@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::report::{AtomicFile, CHECKPOINT, is_result_file};
+use crate::report::{AtomicFile, is_folder_file};
 use crate::sim::RecordTarget;
 
 use super::JobError;
@@ -81,27 +81,35 @@ impl Recorder {
     }
 }
 
-/// Refuses a `--record` file that is one of the files the job writes into
-/// `dir` (it would be overwritten, or block the folder).
+/// Refuses a `--record` file that is one of the files the job keeps in
+/// `dir` (a result file, the checkpoint, the journal), or a link to one:
+/// it would be overwritten, or block the folder.
 pub(super) fn record_outside(record: &Path, dir: &Path) -> Result<(), JobError> {
-    let parent = match record.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let name = record
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let same_folder = matches!(
-        (parent.canonicalize(), dir.canonicalize()),
-        (Ok(a), Ok(b)) if a == b
-    );
-    if same_folder && (is_result_file(&name) || name == CHECKPOINT) {
-        return Err(JobError::Input(format!(
-            "--record {}: is one of the files the run writes into {}; record to another file",
-            record.display(),
-            dir.display()
-        )));
+    let link = std::fs::symlink_metadata(record).is_ok_and(|m| m.file_type().is_symlink());
+    let target = link.then(|| std::fs::canonicalize(record).ok()).flatten();
+    let dir_path = dir.canonicalize().ok();
+    for path in std::iter::once(record).chain(target.as_deref()) {
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let same_folder = dir_path.is_some() && parent.canonicalize().ok() == dir_path;
+        if same_folder && is_folder_file(&name) {
+            let how = if path == record {
+                "is".to_owned()
+            } else {
+                format!("is a link to {}, which is", path.display())
+            };
+            return Err(JobError::Input(format!(
+                "--record {}: {how} one of the files the run writes into {}; record to another file",
+                record.display(),
+                dir.display()
+            )));
+        }
     }
     Ok(())
 }

@@ -502,20 +502,27 @@ fn distinct_files(rows: &[Row]) -> Result<(), JobError> {
     Ok(())
 }
 
-/// Players whose names are equal but who are different bots (the same
-/// `name` in their hellos): each such name gets its command, so reports
-/// tell them apart.
+/// Players whose names are equal but who play differently: two bots of
+/// one `name` in their hellos, or two profiles of one `name` (two files,
+/// or a file named after a built-in kind). Each such name gets what the
+/// player is, its command or its profile (unless the name is that already),
+/// so the terminal and every file tell them apart.
 fn tell_apart(players: &mut [Player]) {
+    let what = |p: &Player| match p.profile.bot() {
+        Some(bot) => bot.spec().command_line(),
+        None => p.profile.to_string(),
+    };
     for i in 0..players.len() {
         for j in i + 1..players.len() {
             let (head, tail) = players.split_at_mut(j);
             let (a, b) = (&mut head[i], &mut tail[0]);
-            if let (Some(x), Some(y)) = (a.profile.bot(), b.profile.bot())
-                && a.name == b.name
-                && x.spec() != y.spec()
-            {
-                a.name = format!("{} ({})", a.name, x.spec().command_line());
-                b.name = format!("{} ({})", b.name, y.spec().command_line());
+            let (x, y) = (what(a), what(b));
+            if a.name == b.name && x != y {
+                for (player, what) in [(a, x), (b, y)] {
+                    if player.name != what {
+                        player.name = format!("{} ({what})", player.name);
+                    }
+                }
             }
         }
     }

@@ -1,7 +1,8 @@
 //! Writing output files whole: one file ([`write_atomic`], [`AtomicFile`])
 //! or a result folder's files together ([`ResultFiles`]).
 //!
-//! A file goes to a temporary file beside its target (`.NAME.tmp-PID`) and is
+//! A file goes to a temporary file beside its target (`.NAME.tmp-N`, N random,
+//! created exclusively through the folder's handle: see [`AtomicFile`]) and is
 //! renamed over it once complete. A result folder's files are all written
 //! and synced first and only then renamed into place, the manifest last, so a
 //! failure while writing (a full disk, a folder where a file should be)
@@ -19,7 +20,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// The manifest's file name: written last, so a folder with a manifest holds
 /// a complete result.
@@ -49,8 +50,215 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     file.commit()
 }
 
+/// Creates the folder `dir` and any missing parents private to the user
+/// (mode 0700 where the system has modes): a result folder holds the
+/// checkpoint, whose master seed would tell a bot every deal. A folder
+/// that exists is left as it is.
+///
+/// # Errors
+/// The folder cannot be created.
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// What stands at a name in a folder, not followed through a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Entry {
+    /// Nothing.
+    Missing,
+    /// A regular file.
+    File,
+    /// Anything else, described ("a folder").
+    Other(&'static str),
+}
+
+/// An open folder that files are written into by its handle: temporary
+/// files are created in it exclusively and never through a link (mode
+/// 0600: private to the user), and renames and removals happen in it, so
+/// nothing planted at a name, and no link swapped for the folder after it
+/// was opened, can redirect a write.
+#[derive(Debug)]
+struct Folder {
+    /// The folder as given, for messages and for [`remove_temporary_files`].
+    path: PathBuf,
+    /// Its handle.
+    #[cfg(unix)]
+    fd: std::os::fd::OwnedFd,
+}
+
+#[cfg(unix)]
+impl Folder {
+    fn open(path: &Path) -> std::io::Result<Folder> {
+        use rustix::fs::{CWD, Mode, OFlags, openat};
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let fd = openat(CWD, path, flags, Mode::empty())?;
+        Ok(Folder {
+            path: path.to_owned(),
+            fd,
+        })
+    }
+
+    /// Creates the file `name`, which must not exist (a link there is not
+    /// followed: the creation fails).
+    fn create_new(&self, name: &str) -> std::io::Result<File> {
+        use rustix::fs::{Mode, OFlags, openat};
+        let flags =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let fd = openat(&self.fd, name, flags, Mode::RUSR | Mode::WUSR)?;
+        Ok(File::from(fd))
+    }
+
+    /// Opens the regular file `name` for reading, not through a link.
+    fn open_file(&self, name: &str) -> std::io::Result<File> {
+        use rustix::fs::{Mode, OFlags, openat};
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        Ok(File::from(openat(&self.fd, name, flags, Mode::empty())?))
+    }
+
+    fn rename(&self, from: &str, to: &str) -> std::io::Result<()> {
+        Ok(rustix::fs::renameat(&self.fd, from, &self.fd, to)?)
+    }
+
+    fn remove(&self, name: &str) -> std::io::Result<()> {
+        Ok(rustix::fs::unlinkat(
+            &self.fd,
+            name,
+            rustix::fs::AtFlags::empty(),
+        )?)
+    }
+
+    fn entry(&self, name: &str) -> Entry {
+        use rustix::fs::{AtFlags, FileType, statat};
+        match statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Err(_) => Entry::Missing,
+            Ok(stat) => match FileType::from_raw_mode(stat.st_mode) {
+                FileType::RegularFile => Entry::File,
+                FileType::Directory => Entry::Other("a folder"),
+                FileType::Symlink => Entry::Other("a symbolic link"),
+                _ => Entry::Other("not a regular file"),
+            },
+        }
+    }
+
+    /// Makes the folder's renames durable where the system allows it (best
+    /// effort: not every file system lets a folder be synced).
+    fn sync(&self) {
+        let _ = rustix::fs::fsync(&self.fd);
+    }
+}
+
+/// Without folder handles: the same steps by path, creating exclusively.
+#[cfg(not(unix))]
+impl Folder {
+    fn open(path: &Path) -> std::io::Result<Folder> {
+        if !std::fs::metadata(path)?.is_dir() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotADirectory,
+                "not a folder",
+            ));
+        }
+        Ok(Folder {
+            path: path.to_owned(),
+        })
+    }
+
+    fn create_new(&self, name: &str) -> std::io::Result<File> {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(self.path.join(name))
+    }
+
+    fn open_file(&self, name: &str) -> std::io::Result<File> {
+        File::open(self.path.join(name))
+    }
+
+    fn rename(&self, from: &str, to: &str) -> std::io::Result<()> {
+        std::fs::rename(self.path.join(from), self.path.join(to))
+    }
+
+    fn remove(&self, name: &str) -> std::io::Result<()> {
+        std::fs::remove_file(self.path.join(name))
+    }
+
+    fn entry(&self, name: &str) -> Entry {
+        match std::fs::symlink_metadata(self.path.join(name)) {
+            Err(_) => Entry::Missing,
+            Ok(m) if m.is_file() => Entry::File,
+            Ok(m) if m.is_dir() => Entry::Other("a folder"),
+            Ok(m) if m.file_type().is_symlink() => Entry::Other("a symbolic link"),
+            Ok(_) => Entry::Other("not a regular file"),
+        }
+    }
+
+    fn sync(&self) {}
+}
+
+impl Folder {
+    /// Creates a new file named `prefix` and a random number (which the
+    /// journal and the clean-up of stale temporary files recognise), never
+    /// one that exists: a name a bot planted something at is skipped.
+    fn create_temp(&self, prefix: &str) -> std::io::Result<(File, String)> {
+        for _ in 0..16 {
+            let number = getrandom::u64().map_err(std::io::Error::other)?;
+            let name = format!("{prefix}{number}");
+            match self.create_new(&name) {
+                Ok(file) => return Ok((file, name)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("no free temporary file name {prefix}N"),
+        ))
+    }
+
+    fn remove_if_file(&self, name: &str) -> std::io::Result<()> {
+        if self.entry(name) == Entry::File {
+            self.remove(name).map_err(|e| {
+                std::io::Error::new(
+                    e.kind(),
+                    format!("removing {}: {e}", self.path.join(name).display()),
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Refuses to write `name` where something other than a regular file
+    /// stands (a rename over a folder fails; over a link it would replace
+    /// a link someone put there).
+    fn check_target(&self, name: &str) -> std::io::Result<()> {
+        match self.entry(name) {
+            Entry::Missing | Entry::File => Ok(()),
+            Entry::Other(what) => Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!("{what} stands there, where ginlab writes a file"),
+            )),
+        }
+    }
+}
+
+/// The folder of `path` (`.` for a bare file name) and the file's name.
+fn folder_of(path: &Path) -> std::io::Result<(PathBuf, String)> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "names no file"))?;
+    Ok((dir.to_owned(), name.to_string_lossy().into_owned()))
+}
+
 /// A file written in pieces but put in place whole: the bytes go to a
-/// temporary file beside the target (`.NAME.tmp-PID`), which
+/// temporary file beside the target (`.NAME.tmp-N`, N random, created
+/// exclusively through the folder's handle, private to the user), which
 /// [`AtomicFile::commit`] syncs and renames over the target. Dropped
 /// without a commit (an error), it removes the temporary file; a process
 /// killed while writing leaves it behind and the target untouched.
@@ -64,27 +272,33 @@ pub struct AtomicFile {
 /// removed if dropped first.
 #[derive(Debug)]
 struct Staged {
-    path: PathBuf,
-    temp: Option<PathBuf>,
+    folder: Arc<Folder>,
+    target: String,
+    temp: Option<String>,
 }
 
 impl Staged {
     fn put(mut self) -> std::io::Result<()> {
         let temp = self.temp.take().expect("not yet put");
-        let renamed = std::fs::rename(&temp, &self.path);
+        let renamed = self.folder.rename(&temp, &self.target);
         if renamed.is_err() {
-            let _ = std::fs::remove_file(&temp);
+            let _ = self.folder.remove(&temp);
         }
-        live_temporaries().remove(&temp);
+        live_temporaries().remove(&self.folder.path.join(&temp));
         renamed
+    }
+
+    /// The target's path, for messages.
+    fn path(&self) -> PathBuf {
+        self.folder.path.join(&self.target)
     }
 }
 
 impl Drop for Staged {
     fn drop(&mut self) {
         if let Some(temp) = self.temp.take() {
-            let _ = std::fs::remove_file(&temp);
-            live_temporaries().remove(&temp);
+            let _ = self.folder.remove(&temp);
+            live_temporaries().remove(&self.folder.path.join(&temp));
         }
     }
 }
@@ -106,22 +320,25 @@ pub fn remove_temporary_files() {
 }
 
 impl AtomicFile {
-    /// Starts writing `path` (created or replaced at the commit).
+    /// Starts writing `path` (created or replaced at the commit; a link at
+    /// `path` is replaced, not written through).
     ///
     /// # Errors
     /// The temporary file cannot be created.
     pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let name = path
-            .file_name()
-            .map_or("out".into(), |n| n.to_string_lossy().into_owned());
-        let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-        let file = BufWriter::new(File::create(&temp)?);
-        live_temporaries().insert(temp.clone());
+        let (dir, name) = folder_of(path)?;
+        AtomicFile::create_in(&Arc::new(Folder::open(&dir)?), &name)
+    }
+
+    /// Starts writing the file `name` of `folder`.
+    fn create_in(folder: &Arc<Folder>, name: &str) -> std::io::Result<AtomicFile> {
+        let (file, temp) = folder.create_temp(&format!(".{name}.tmp-"))?;
+        live_temporaries().insert(folder.path.join(&temp));
         Ok(AtomicFile {
-            file: Some(file),
+            file: Some(BufWriter::new(file)),
             staged: Staged {
-                path: path.to_owned(),
+                folder: Arc::clone(folder),
+                target: name.to_owned(),
                 temp: Some(temp),
             },
         })
@@ -145,7 +362,8 @@ impl AtomicFile {
         drop(file);
         let temp = self.staged.temp.take();
         Ok(Staged {
-            path: self.staged.path.clone(),
+            folder: Arc::clone(&self.staged.folder),
+            target: self.staged.target.clone(),
             temp,
         })
     }
@@ -167,6 +385,53 @@ impl Write for AtomicFile {
     fn flush(&mut self) -> std::io::Result<()> {
         self.writer().flush()
     }
+}
+
+/// Checks that files can be created in `dir`: a file of a random name is
+/// created there exclusively (never through a link) and removed.
+///
+/// # Errors
+/// The folder cannot be opened or written.
+pub fn check_writable(dir: &Path) -> std::io::Result<()> {
+    let folder = Folder::open(dir)?;
+    let (file, name) = folder.create_temp(".ginlab-probe-")?;
+    drop(file);
+    folder.remove(&name)
+}
+
+/// Refuses a folder in which anything but a regular file stands at a name
+/// ginlab writes (a result file, the checkpoint, the journal): a folder
+/// there would fail the commit after the run, a link would be replaced.
+/// Checked before anything is played.
+///
+/// # Errors
+/// A sentence naming the first such entry and what it is.
+pub fn check_result_names(dir: &Path) -> Result<(), String> {
+    let folder = Folder::open(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| is_folder_file(name))
+        .collect();
+    names.sort();
+    for name in names {
+        if let Entry::Other(what) = folder.entry(&name) {
+            return Err(format!(
+                "{}: is {what}; ginlab writes its {name} there: remove it, or write to another folder",
+                dir.join(&name).display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `name` is one of the files ginlab keeps in a result folder: a
+/// result file ([`is_result_file`]), the checkpoint or the journal.
+#[must_use]
+pub fn is_folder_file(name: &str) -> bool {
+    is_result_file(name) || name == CHECKPOINT || name == JOURNAL
 }
 
 /// Whether ginlab writes files named `name` into result folders (so one
@@ -201,23 +466,26 @@ pub fn is_result_file(name: &str) -> bool {
 /// by the earlier run's own record, so the folder holds one run. Files
 /// ginlab did not write are left alone, whatever their names. Dropped
 /// without a commit, it removes what it wrote and the folder is unchanged.
+/// Every step goes through the folder's handle (see [`AtomicFile`]).
 #[derive(Debug)]
 pub struct ResultFiles {
-    dir: PathBuf,
+    folder: Arc<Folder>,
     staged: Vec<Staged>,
 }
 
 impl ResultFiles {
-    /// Starts the files of `dir`, creating the folder if needed.
+    /// Starts the files of `dir`, creating the folder if needed (private
+    /// to the user: [`create_private_dir`]).
     ///
     /// # Errors
     /// The folder cannot be created, naming it.
     pub fn new(dir: &Path) -> std::io::Result<ResultFiles> {
-        std::fs::create_dir_all(dir).map_err(|e| {
+        let named = |e: std::io::Error| {
             std::io::Error::new(e.kind(), format!("creating {}: {e}", dir.display()))
-        })?;
+        };
+        create_private_dir(dir).map_err(named)?;
         Ok(ResultFiles {
-            dir: dir.to_owned(),
+            folder: Arc::new(Folder::open(dir).map_err(named)?),
             staged: Vec::new(),
         })
     }
@@ -227,19 +495,14 @@ impl ResultFiles {
     /// # Errors
     /// Any I/O error, naming the file; nothing is put in place.
     pub fn add(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
-        let path = self.dir.join(name);
+        let path = self.folder.path.join(name);
         let named = |e: std::io::Error| {
             std::io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
         };
         // The rename at the commit would fail on a folder, after other files
         // were put in place: refuse now, while nothing has changed.
-        if path.is_dir() {
-            return Err(named(std::io::Error::new(
-                std::io::ErrorKind::IsADirectory,
-                "a folder stands there",
-            )));
-        }
-        let mut file = AtomicFile::create(&path).map_err(named)?;
+        self.folder.check_target(name).map_err(named)?;
+        let mut file = AtomicFile::create_in(&self.folder, name).map_err(named)?;
         file.write_all(bytes).map_err(named)?;
         self.staged.push(file.stage().map_err(named)?);
         Ok(())
@@ -261,25 +524,29 @@ impl ResultFiles {
     /// [`ResultFiles::commit`], stopping dead (as a killed process would)
     /// after `steps` renames and removals: the seam the crash tests use.
     fn commit_until(mut self, earlier: &[String], steps: usize) -> std::io::Result<()> {
-        let is_manifest = |s: &Staged| s.path.file_name() == Some(MANIFEST.as_ref());
+        let is_manifest = |s: &Staged| s.target == MANIFEST;
         self.staged.sort_by_key(is_manifest);
-        let written: HashSet<PathBuf> = self.staged.iter().map(|s| s.path.clone()).collect();
+        let written: HashSet<&str> = self.staged.iter().map(|s| s.target.as_str()).collect();
         let mut journal = Journal::default();
         for staged in &self.staged {
-            let temp = staged.temp.as_deref().expect("staged, not yet put");
-            journal.put.push((file_name(temp), file_name(&staged.path)));
+            let temp = staged.temp.clone().expect("staged, not yet put");
+            journal.put.push((temp, staged.target.clone()));
         }
         for name in earlier {
-            let path = self.dir.join(name);
-            if !written.contains(&path) && is_regular_file(&path) {
+            if !written.contains(name.as_str()) && self.folder.entry(name) == Entry::File {
                 journal.remove.push(name.clone());
             }
         }
-        let journal_path = self.dir.join(JOURNAL);
-        write_atomic(&journal_path, journal.to_text().as_bytes()).map_err(|e| {
-            std::io::Error::new(e.kind(), format!("writing {}: {e}", journal_path.display()))
-        })?;
-        sync_dir(&self.dir);
+        let folder = Arc::clone(&self.folder);
+        let journal_path = folder.path.join(JOURNAL);
+        let named = |e: std::io::Error, what: &str| {
+            std::io::Error::new(e.kind(), format!("{what} {}: {e}", journal_path.display()))
+        };
+        let mut file = AtomicFile::create_in(&folder, JOURNAL).map_err(|e| named(e, "writing"))?;
+        file.write_all(journal.to_text().as_bytes())
+            .map_err(|e| named(e, "writing"))?;
+        file.commit().map_err(|e| named(e, "writing"))?;
+        folder.sync();
         let mut left = steps;
         for staged in std::mem::take(&mut self.staged) {
             if left == 0 {
@@ -288,7 +555,7 @@ impl ResultFiles {
                 continue;
             }
             left -= 1;
-            let path = staged.path.clone();
+            let path = staged.path();
             staged.put().map_err(|e| {
                 std::io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
             })?;
@@ -298,18 +565,13 @@ impl ResultFiles {
                 return Ok(());
             }
             left -= 1;
-            remove_if_file(&self.dir.join(name))?;
+            folder.remove_if_file(name)?;
         }
         if left == 0 {
             return Ok(());
         }
-        sync_dir(&self.dir);
-        std::fs::remove_file(&journal_path).map_err(|e| {
-            std::io::Error::new(
-                e.kind(),
-                format!("removing {}: {e}", journal_path.display()),
-            )
-        })
+        folder.sync();
+        folder.remove(JOURNAL).map_err(|e| named(e, "removing"))
     }
 }
 
@@ -335,7 +597,7 @@ impl Journal {
     }
 
     /// Reads a journal, accepting only what a commit writes: renames of a
-    /// `.TARGET.tmp-PID` onto its TARGET and removals, of the files ginlab
+    /// `.TARGET.tmp-N` onto its TARGET and removals, of the files ginlab
     /// writes into result folders, by plain names.
     fn parse(text: &str) -> Option<Journal> {
         let mut lines = text.lines();
@@ -372,8 +634,9 @@ impl Journal {
 /// A journal that is not one ginlab wrote (edited or damaged), or one whose
 /// files are gone, naming it; a rename or removal that fails.
 pub fn finish_interrupted_commit(dir: &Path) -> std::io::Result<bool> {
+    let folder = Folder::open(dir)?;
     let path = dir.join(JOURNAL);
-    if !is_regular_file(&path) {
+    if folder.entry(JOURNAL) != Entry::File {
         return Ok(false);
     }
     let invalid = |why: &str| {
@@ -387,7 +650,8 @@ pub fn finish_interrupted_commit(dir: &Path) -> std::io::Result<bool> {
     };
     // A journal names a few dozen files; a larger one is not ginlab's.
     let mut bytes = Vec::new();
-    File::open(&path)?
+    folder
+        .open_file(JOURNAL)?
         .take(JOURNAL_CAP + 1)
         .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > JOURNAL_CAP {
@@ -398,51 +662,26 @@ pub fn finish_interrupted_commit(dir: &Path) -> std::io::Result<bool> {
         .and_then(Journal::parse)
         .ok_or_else(|| invalid("not a journal ginlab wrote"))?;
     for (temp, target) in &journal.put {
-        let (temp, target) = (dir.join(temp), dir.join(target));
-        if is_regular_file(&temp) {
-            std::fs::rename(&temp, &target).map_err(|e| {
-                std::io::Error::new(e.kind(), format!("writing {}: {e}", target.display()))
+        if folder.entry(temp) == Entry::File {
+            folder.rename(temp, target).map_err(|e| {
+                std::io::Error::new(
+                    e.kind(),
+                    format!("writing {}: {e}", dir.join(target).display()),
+                )
             })?;
-        } else if !is_regular_file(&target) {
+        } else if folder.entry(target) != Entry::File {
             return Err(invalid(&format!(
                 "names {} but neither it nor its temporary file is there",
-                target.display()
+                dir.join(target).display()
             )));
         }
     }
     for name in &journal.remove {
-        remove_if_file(&dir.join(name))?;
+        folder.remove_if_file(name)?;
     }
-    sync_dir(dir);
-    std::fs::remove_file(&path)?;
+    folder.sync();
+    folder.remove(JOURNAL)?;
     Ok(true)
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map_or(String::new(), |n| n.to_string_lossy().into_owned())
-}
-
-/// A regular file, not followed through a link.
-fn is_regular_file(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
-}
-
-fn remove_if_file(path: &Path) -> std::io::Result<()> {
-    if is_regular_file(path) {
-        std::fs::remove_file(path).map_err(|e| {
-            std::io::Error::new(e.kind(), format!("removing {}: {e}", path.display()))
-        })?;
-    }
-    Ok(())
-}
-
-/// Makes the folder's renames durable where the system allows it (best
-/// effort: not every file system lets a folder be synced).
-fn sync_dir(dir: &Path) {
-    if let Ok(handle) = File::open(dir) {
-        let _ = handle.sync_all();
-    }
 }
 
 #[cfg(test)]
@@ -473,10 +712,7 @@ mod tests {
         first.commit(&[]).unwrap();
         // A folder where the second run's chart should go: its write fails
         // after the summary was written.
-        std::fs::create_dir(
-            dir.join(".hand_score-x.svg.tmp-".to_owned() + &std::process::id().to_string()),
-        )
-        .unwrap();
+        std::fs::create_dir(dir.join("hand_score-x.svg")).unwrap();
         let mut second = ResultFiles::new(&dir).unwrap();
         second.add("summary.csv", b"new summary").unwrap();
         second.add(MANIFEST, b"new manifest").unwrap();
@@ -487,11 +723,10 @@ mod tests {
             b"old summary"
         );
         assert_eq!(std::fs::read(dir.join(MANIFEST)).unwrap(), b"old manifest");
-        let left: Vec<String> = names(&dir)
-            .into_iter()
-            .filter(|n| !n.starts_with(".hand_score"))
-            .collect();
-        assert_eq!(left, ["manifest.toml", "summary.csv"]);
+        assert_eq!(
+            names(&dir),
+            ["hand_score-x.svg", "manifest.toml", "summary.csv"]
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -579,6 +814,64 @@ mod tests {
         );
         assert_eq!(std::fs::read(dir.join("notes.txt")).unwrap(), b"mine");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn planted_links_are_never_written_through() {
+        use std::os::unix::fs::symlink;
+        let dir = scratch("links");
+        let victim = scratch("links-victim");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&victim, b"precious").unwrap();
+        // Exclusive creation fails on a link, whatever it points at.
+        let folder = Folder::open(&dir).unwrap();
+        symlink(&victim, dir.join(".x.tmp-1")).unwrap();
+        let e = folder.create_new(".x.tmp-1").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        // A link at a single file's target is replaced, not written through.
+        symlink(&victim, dir.join(CHECKPOINT)).unwrap();
+        write_atomic(&dir.join(CHECKPOINT), b"state").unwrap();
+        assert!(is_file(&dir.join(CHECKPOINT)));
+        assert_eq!(std::fs::read(dir.join(CHECKPOINT)).unwrap(), b"state");
+        // A result folder refuses a link at a result file's name, before
+        // writing anything, and says what stands there.
+        symlink(&victim, dir.join("summary.csv")).unwrap();
+        let why = check_result_names(&dir).unwrap_err();
+        assert!(why.contains("summary.csv: is a symbolic link"), "{why}");
+        let mut files = ResultFiles::new(&dir).unwrap();
+        assert!(files.add("summary.csv", b"new").is_err());
+        drop(files);
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_file(&victim).unwrap();
+    }
+
+    #[cfg(unix)]
+    fn is_file(path: &Path) -> bool {
+        std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn folders_and_files_are_created_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let base = scratch("private");
+        let dir = base.join("a").join("b");
+        let mut files = ResultFiles::new(&dir).unwrap();
+        files.add("summary.csv", b"x").unwrap();
+        files.commit(&[]).unwrap();
+        write_atomic(&dir.join(CHECKPOINT), b"seed").unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&base.join("a")), 0o700);
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&dir.join("summary.csv")), 0o600);
+        assert_eq!(mode(&dir.join(CHECKPOINT)), 0o600);
+        // A folder that exists keeps its mode.
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        ResultFiles::new(&dir).unwrap();
+        assert_eq!(mode(&dir), 0o755);
+        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]

@@ -20,8 +20,9 @@ mod study;
 mod table;
 
 pub use files::{
-    AtomicFile, CHECKPOINT, JOURNAL, MANIFEST, ResultFiles, finish_interrupted_commit,
-    is_result_file, remove_temporary_files, write_atomic,
+    AtomicFile, CHECKPOINT, JOURNAL, MANIFEST, ResultFiles, check_result_names, check_writable,
+    create_private_dir, finish_interrupted_commit, is_folder_file, is_result_file,
+    remove_temporary_files, write_atomic,
 };
 pub use json::{SprtJson, Summary, json_report};
 pub use multi::{SideRow, side_names, side_rows, side_table, table_header, tables_report};
@@ -35,8 +36,8 @@ pub use study::{
     chart_names, histograms, sweep_chart, sweep_rows,
 };
 pub use table::{
-    balance_table, fixed, match_header, match_report, mean, percent, signed, signed_interval,
-    sprt_line, summary_table, sweep_table,
+    balance_table, fixed, match_header, match_report, mean, percent, seed_line, signed,
+    signed_interval, sprt_line, summary_table, sweep_table,
 };
 
 use serde::Serialize;
@@ -211,6 +212,10 @@ pub struct SummaryRow {
     /// Its 95 % interval, high end (terminal only).
     #[serde(skip)]
     pub b_hand_win_hi: End,
+    /// The scoring units the intervals are over (terminal only): with two
+    /// or more, a mean without an interval is one every unit agreed on.
+    #[serde(skip)]
+    pub units: u64,
 }
 
 impl SummaryRow {
@@ -287,6 +292,7 @@ impl SummaryRow {
             b_hand_win_rate,
             b_hand_win_lo,
             b_hand_win_hi,
+            units: u.score.units,
         }
     }
 }

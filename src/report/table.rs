@@ -35,6 +35,21 @@ pub fn signed(x: f64, places: usize) -> String {
 /// CSV cells are empty).
 pub const NO_INTERVAL: &str = "[no interval: too few units]";
 
+/// What a mean over two or more units prints as when it has no interval:
+/// every unit had the same value (a zero spread says nothing about the
+/// figure's error; its CSV cells are empty too).
+pub const ALIKE_UNITS: &str = "[no interval: every unit scored the same]";
+
+/// A mean and its interval over `units` units, as [`signed_interval`]
+/// prints it, saying [`ALIKE_UNITS`] rather than [`NO_INTERVAL`] when
+/// there were units enough and they all agreed.
+fn signed_mean(x: f64, lo: End, hi: End, places: usize, units: u64) -> String {
+    match (lo, hi) {
+        (None, _) | (_, None) if units >= 2 => format!("{} {ALIKE_UNITS}", signed(x, places)),
+        _ => signed_interval(x, lo, hi, places),
+    }
+}
+
 /// `figure [lo, hi]` with both ends written by `text`, or the figure and
 /// [`NO_INTERVAL`].
 fn with_interval(figure: String, lo: End, hi: End, text: impl Fn(f64) -> String) -> String {
@@ -73,18 +88,33 @@ fn elo_text(hands: u64, elo: f64, lo: End, hi: End, places: usize) -> String {
     }
 }
 
-/// The first line of a match's report, printed before any hand is played.
+/// The first line of a match's report, printed before any hand is played:
+/// with the seed, or (`None`, when an external bot plays, which could read
+/// a file the report goes to) saying it comes at the end.
 #[must_use]
-pub fn match_header(names: &[String; 2], variant: &str, seed: u64, duplicate: bool) -> String {
+pub fn match_header(
+    names: &[String; 2],
+    variant: &str,
+    seed: Option<u64>,
+    duplicate: bool,
+) -> String {
     let deals = if duplicate {
         "duplicate deals"
     } else {
         "single deals"
     };
+    let seed = seed.map_or("seed shown at the end".to_owned(), |s| format!("seed {s}"));
     format!(
-        "A = {}, B = {}, rules {variant}, seed {seed}, {deals}\n",
+        "A = {}, B = {}, rules {variant}, {seed}, {deals}\n",
         names[0], names[1]
     )
+}
+
+/// The line that gives a match's seed after its report, when the header
+/// could not (an external bot played: [`match_header`] with no seed).
+#[must_use]
+pub fn seed_line(seed: u64) -> String {
+    format!("seed          {seed}\n")
 }
 
 /// The rest of a match's report, from its summary row.
@@ -142,11 +172,12 @@ pub fn match_report(r: &SummaryRow, seconds: f64, threads: usize) -> String {
         "A net points",
         format!(
             "{} per hand",
-            signed_interval(
+            signed_mean(
                 r.a_points_per_hand,
                 r.a_points_per_hand_lo,
                 r.a_points_per_hand_hi,
-                2
+                2,
+                r.units
             )
         ),
     );
@@ -168,11 +199,12 @@ pub fn match_report(r: &SummaryRow, seconds: f64, threads: usize) -> String {
             "A margin",
             format!(
                 "{} per game",
-                signed_interval(
+                signed_mean(
                     r.a_margin_per_game,
                     r.a_margin_per_game_lo,
                     r.a_margin_per_game_hi,
-                    1
+                    1,
+                    r.units
                 )
             ),
         );

@@ -111,17 +111,20 @@ impl SprtState {
     }
 }
 
-/// The largest Elo difference an SPRT hypothesis may name: its expected
-/// score is then within 1e-9 of 0 or 1, the ends of the Elo scale that
-/// [`unit_elo`](crate::report::unit_elo) reports (∓3600). Beyond it a hypothesis is about a
-/// player that never or always scores, and from about 6400 the expected
-/// score rounds to 1, where the LLR is undefined.
-pub const SPRT_ELO_LIMIT: f64 = 3600.0;
+/// The largest Elo difference an SPRT hypothesis may name: a player 800
+/// Elo stronger scores 99 % (1 / (1 + 10^-2)), one 800 weaker 1 %. Beyond
+/// it a hypothesis is about a player that (almost) never or always scores,
+/// and no match resolves a test between such hypotheses: with elo0 = -3600
+/// and elo1 = 3600 the first unit decides alone (one won unit accepted
+/// "at least 3600 stronger" for a player that went on to score 47 %), and
+/// with 3500 against 3600 the two expected scores differ by 8e-10, so the
+/// LLR of a match with any spread stays near 0 for ever.
+pub const SPRT_ELO_LIMIT: f64 = 800.0;
 
 /// What is wrong with an SPRT description: the text and the problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "bad --sprt `{spec}`: {problem}; write elo0=E0,elo1=E1,alpha=A,beta=B with -3600 <= E0 < E1 <= 3600 and 0 < A, B < 0.5 (alpha and beta default to 0.05; e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05)"
+    "bad --sprt `{spec}`: {problem}; write elo0=E0,elo1=E1,alpha=A,beta=B with -800 <= E0 < E1 <= 800 and 0 < A, B < 0.5 (alpha and beta default to 0.05; e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05)"
 )]
 pub struct SprtError {
     /// The description as given.
@@ -304,7 +307,7 @@ mod tests {
             // Every message also says what a good description is.
             let message = error.to_string();
             assert!(message.contains(&format!("`{text}`")), "{message}");
-            assert!(message.contains("-3600 <= E0 < E1 <= 3600"), "{message}");
+            assert!(message.contains("-800 <= E0 < E1 <= 800"), "{message}");
             error.problem
         };
         for (text, expected) in [
@@ -316,8 +319,10 @@ mod tests {
                 "alpha = `infinity` is not a finite number",
             ),
             ("elo0=0,elo1=ten", "elo1 = `ten` is not a finite number"),
-            ("elo0=-4000,elo1=0", "elo0 = -4000 is outside -3600..3600"),
-            ("elo0=0,elo1=1e300", "elo1 = 1e300 is outside -3600..3600"),
+            ("elo0=-4000,elo1=0", "elo0 = -4000 is outside -800..800"),
+            ("elo0=-3600,elo1=3600", "elo0 = -3600 is outside -800..800"),
+            ("elo0=0,elo1=800.5", "elo1 = 800.5 is outside -800..800"),
+            ("elo0=0,elo1=1e300", "elo1 = 1e300 is outside -800..800"),
             ("elo0=5,elo1=0", "elo0 = 5 is not below elo1 = 0"),
             ("elo0=5,elo1=5", "elo0 = 5 is not below elo1 = 5"),
             (
