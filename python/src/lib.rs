@@ -35,6 +35,7 @@ pub fn intern(rules: Rules) -> &'static Rules {
 #[pymodule]
 fn _ginlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Game>()?;
+    m.add_class::<game::AgentGame>()?;
     m.add_class::<vec_env::VecEnv>()?;
     m.add_class::<obs::Observation>()?;
     m.add_class::<players::BuiltinStrategy>()?;
