@@ -9,7 +9,8 @@ package calls them in-process.
 - ``GinEnv`` (a ``gymnasium.Env``, registered as ``ginlab/GinRummy-v0``),
   ``GinVecEnv`` (a ``gymnasium.vector.VectorEnv``) and ``GinAECEnv`` (a
   ``pettingzoo.AECEnv``): see ``ginlab.envs``. ``AgentGame``: one seat's
-  side of a game, what a fair agent may hold.
+  side of a game, what a fair agent may hold. ``MultiGame``: a
+  three-player or partnership game stepped a decision at a time.
 - ``strategy(profile)``: a built-in strategy that answers observations.
 - ``match``, ``run``, ``sweep``, ``balance``: the harness, returning
   summary records (dicts) that ``pandas.DataFrame`` accepts.
@@ -32,6 +33,7 @@ from ._ginlab import (
     TAKE_UPCARD,
     AgentGame,
     Game,
+    MultiGame,
     Observation,
     Strategy,
     VecEnv,
@@ -85,6 +87,7 @@ __all__ = [
     "GinAECEnv",
     "GinEnv",
     "GinVecEnv",
+    "MultiGame",
     "Observation",
     "Strategy",
     "VecEnv",

@@ -44,7 +44,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._ginlab import ACTIONS, AgentGame, Game, Observation, VecEnv
+from ._ginlab import ACTIONS, AgentGame, Game, MultiGame, Observation, VecEnv
 
 ILLEGAL = ("random", "penalty", "raise")
 OPPONENT_NAME = "the opponent"
@@ -395,20 +395,25 @@ _AECEnv = _aec_base()
 if _AECEnv is not None:
 
     class GinAECEnv(_AECEnv):
-        """Two agents, one acting at a time, as a ``pettingzoo.AECEnv``.
+        """Two, three or four agents, one acting at a time, as a
+        ``pettingzoo.AECEnv``.
 
         ``GinAECEnv(rules="standard", episode="game", seed=None,
-        render_mode=None, full_information=False)``. Agents are
-        ``"player_0"`` and ``"player_1"`` (seats 0 and 1). ``observe(agent)``
-        gives ``{"observation": arrays, "action_mask": int8 mask}`` of that
-        agent's own view, ``observation`` flattened by ``ginlab.envs.flat``
-        (a (374,) int32 vector, as PettingZoo's classic envs give arrays)
-        and the mask all zero when it is not the agent's turn.
-        Rewards are hand points won or lost (plus the final margin at the
-        end of a game episode). An illegal action raises ValueError.
-        ``render()`` (``"ansi"``) shows the view of the agent to act.
-        The env is the dealer: agents are handed observations only. With
-        ``full_information=True``, ``state()`` and
+        render_mode=None, full_information=False, players=2)``. Agents are
+        ``"player_0"``, ``"player_1"``, ... With ``players=3`` (the dealer
+        sits out) or ``players=4`` (partnerships 0+2 against 1+3) an episode
+        is a whole game played by the library's three-player or partnership
+        loop (``MultiGame``). ``observe(agent)`` gives ``{"observation":
+        (374,) int32, "action_mask": (109,) int8}`` of that agent's own view
+        (``ginlab.envs.flat``; the latest hand it played while it sits
+        out), the mask all zero when it is not the agent's turn. Rewards
+        are hand points won (+) or lost (-): for two players each hand (plus
+        the final margin at the end of a game episode), for three the hand
+        between the two who played it, for partnerships each round's team
+        score to both partners. An illegal action raises ValueError.
+        ``render()`` (``"ansi"``) shows the view of the agent to act. The
+        env is the dealer: agents are handed observations only. With
+        ``full_information=True`` (two players), ``state()`` and
         ``full_information_game`` give the whole game.
         """
 
@@ -425,24 +430,38 @@ if _AECEnv is not None:
             seed: Optional[int] = None,
             render_mode: Optional[str] = None,
             full_information: bool = False,
+            players: int = 2,
         ) -> None:
             super().__init__()
             if render_mode is not None and render_mode not in self.metadata["render_modes"]:
                 raise ValueError(f"render_mode={render_mode!r}: give None or 'ansi'")
+            if players not in (2, 3, 4):
+                raise ValueError(f"players={players!r}: give 2, 3 (three-player) or 4 (partnerships)")
+            if players > 2 and (episode != "game" or full_information):
+                raise ValueError(
+                    f"players={players}: an episode is a whole game (episode='game') "
+                    "and full_information is for two players"
+                )
             self.rules = rules
             self.episode = episode
+            self.players = players
             self.render_mode = render_mode
             self.full_information = full_information
-            self.possible_agents: List[str] = ["player_0", "player_1"]
+            self.possible_agents: List[str] = [f"player_{i}" for i in range(players)]
             self.agents: List[str] = []
-            self._first_seed = seed
             self._seed_rng = np.random.default_rng(seed)
-            self.__game = Game(rules, 0, episode)  # checks the arguments now
+            self.__game = self._new_game(0)  # checks the arguments now
             space = spaces.Dict(
                 {"observation": flat_space(), "action_mask": spaces.MultiBinary(ACTIONS)}
             )
             self.observation_spaces = {a: space for a in self.possible_agents}
             self.action_spaces = {a: spaces.Discrete(ACTIONS) for a in self.possible_agents}
+
+        def _new_game(self, seed: int):
+            if self.players == 2:
+                return Game(self.rules, seed, self.episode)
+            fmt = "three" if self.players == 3 else "partnership"
+            return MultiGame(fmt, self.rules, seed)
 
         def observation_space(self, agent: str):
             return self.observation_spaces[agent]
@@ -472,7 +491,7 @@ if _AECEnv is not None:
         def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None):
             if seed is not None:
                 self._seed_rng = np.random.default_rng(seed)
-            self.__game = Game(self.rules, int(self._seed_rng.integers(_SEED_LIMIT)), self.episode)
+            self.__game = self._new_game(int(self._seed_rng.integers(_SEED_LIMIT)))
             self.agents = list(self.possible_agents)
             self.rewards = {a: 0.0 for a in self.agents}
             self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -481,8 +500,15 @@ if _AECEnv is not None:
             self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
             self.agent_selection = self.possible_agents[self.__game.current_player]
 
+        def _view(self, agent: str) -> Optional[Observation]:
+            return self.__game.observation(self.possible_agents.index(agent))
+
         def observe(self, agent: str) -> Dict[str, np.ndarray]:
-            obs = arrays(self.__game.observation(self.possible_agents.index(agent)))
+            view = self._view(agent)
+            if view is None:  # not dealt in yet (three players)
+                zero = np.zeros(ACTIONS, dtype=np.int8)
+                return {"observation": np.zeros(FLAT, dtype=np.int32), "action_mask": zero}
+            obs = arrays(view)
             return {"observation": flat(obs), "action_mask": obs["mask"]}
 
         def step(self, action: Optional[int]) -> None:
@@ -495,25 +521,26 @@ if _AECEnv is not None:
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(rewards[i])
             if done:
-                if self.episode == "game":
+                if self.players == 2 and self.episode == "game":
                     for i, a in enumerate(self.possible_agents):
                         self.rewards[a] += float(self.__game.game_reward(i))
                 for a in self.possible_agents:
                     self.terminations[a] = True
-                if self.__game.last_hand is not None:
-                    for a in self.possible_agents:
-                        self.infos[a] = {"last_hand": self.__game.last_hand}
+                    self.infos[a] = self._end_info()
             else:
                 self.agent_selection = self.possible_agents[self.__game.current_player]
             self._accumulate_rewards()
 
+        def _end_info(self) -> Dict[str, Any]:
+            if self.players == 2:
+                return {"last_hand": self.__game.last_hand}
+            return {"winner": self.__game.winner}
+
         def render(self) -> Optional[str]:
             if self.render_mode != "ansi" or not self.agents:
                 return None
-            seat = self.possible_agents.index(self.agent_selection)
-            scores = self.__game.scores
-            head = f"{self.agent_selection} to act. Scores: {scores[0]}-{scores[1]}\n"
-            return head + self.__game.observation(seat).render(OPPONENT_NAME)
+            view = self._view(self.agent_selection)
+            return f"{self.agent_selection} to act.\n" + view.render(OPPONENT_NAME)
 
         def close(self) -> None:
             pass
