@@ -61,7 +61,7 @@ def evaluate(model, opponent, hands, seed):
     obs, _ = env.reset(seed=seed)
     total = 0.0
     while len(points) < hands:
-        action, _ = model.predict(obs, deterministic=True, action_masks=env.action_masks())
+        action, _ = model.predict(obs, deterministic=True, action_masks=env.unwrapped.action_masks())
         obs, reward, terminated, _, _ = env.step(int(action))
         total += reward * 25.0
         if terminated:
@@ -75,6 +75,7 @@ def evaluate(model, opponent, hands, seed):
 
 
 def main():
+    import torch
     from sb3_contrib import MaskablePPO  # torch and sb3-contrib: see the doc
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -84,7 +85,9 @@ def main():
     parser.add_argument("--eval-hands", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="ppo-curve", help="file stem of the .csv/.svg/.png")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads")
     args = parser.parse_args()
+    torch.set_num_threads(args.threads)
 
     env = make_env(args.opponent, args.seed)
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=2048, batch_size=256, verbose=0)
