@@ -74,6 +74,25 @@ def evaluate(model, opponent, hands, seed):
     return points.mean(), half, wins / len(points)
 
 
+def plot(rows, opponent, hands, out):
+    """The learning curve of `rows` (steps, mean, ci half, ...) as SVG and PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [r[0] for r in rows]
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.errorbar(steps, [r[1] for r in rows], yerr=[r[2] for r in rows], marker="o", capsize=3)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("agent decisions trained")
+    ax.set_ylabel(f"points per hand vs {opponent}")
+    ax.set_title(f"MaskablePPO, ginlab/GinRummy-v0 ({hands} hands a point, 95 % CI)", fontsize=10)
+    fig.tight_layout()
+    for ext in ("svg", "png"):
+        fig.savefig(f"{out}.{ext}")
+
+
 def main():
     import torch
     from sb3_contrib import MaskablePPO  # torch and sb3-contrib: see the doc
@@ -111,21 +130,7 @@ def main():
         out = csv.writer(f)
         out.writerow(["steps", "points_per_hand", "ci95_half", "hand_win_rate", "seconds"])
         out.writerows(rows)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    steps = [r[0] for r in rows]
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.errorbar(steps, [r[1] for r in rows], yerr=[r[2] for r in rows], marker="o", capsize=3)
-    ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel("agent decisions trained")
-    ax.set_ylabel(f"points per hand vs {args.opponent}")
-    ax.set_title(f"MaskablePPO on ginlab/GinRummy-v0 ({args.eval_hands} hands per point, 95 % CI)")
-    fig.tight_layout()
-    for ext in ("svg", "png"):
-        fig.savefig(f"{args.out}.{ext}")
+    plot(rows, args.opponent, args.eval_hands, args.out)
     print(f"wrote {args.out}.csv, .svg, .png")
 
 
