@@ -31,6 +31,7 @@ pub mod echo;
 pub mod experiment;
 pub mod job;
 pub mod protocol;
+pub mod render;
 pub mod report;
 pub mod sim;
 pub mod stats;

@@ -6,8 +6,11 @@ package calls them in-process.
 - ``Game``: one game stepped a decision at a time (observations, legal
   action ids and masks, rewards, ``clone()``).
 - ``VecEnv``: N games stepped by one call, numpy in and out.
-- ``GinEnv`` (Gymnasium-style, one agent against a built-in strategy) and
-  ``GinAECEnv`` (PettingZoo AEC-style, two agents): see ``ginlab.envs``.
+- ``GinEnv`` (a ``gymnasium.Env``, registered as ``ginlab/GinRummy-v0``),
+  ``GinVecEnv`` (a ``gymnasium.vector.VectorEnv``) and ``GinAECEnv`` (a
+  ``pettingzoo.AECEnv``): see ``ginlab.envs``. ``AgentGame``: one seat's
+  side of a game, what a fair agent may hold. ``MultiGame``: a
+  three-player or partnership game stepped a decision at a time.
 - ``strategy(profile)``: a built-in strategy that answers observations.
 - ``match``, ``run``, ``sweep``, ``balance``: the harness, returning
   summary records (dicts) that ``pandas.DataFrame`` accepts.
@@ -28,7 +31,9 @@ from ._ginlab import (
     PASS_UPCARD,
     PHASES,
     TAKE_UPCARD,
+    AgentGame,
     Game,
+    MultiGame,
     Observation,
     Strategy,
     VecEnv,
@@ -40,7 +45,7 @@ from ._ginlab import (
     sweep,
 )
 from ._ginlab import match as match  # noqa: PLC0414 (a keyword-named function)
-from .envs import GinAECEnv, GinEnv
+from .envs import GinAECEnv, GinEnv, GinVecEnv
 
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"
@@ -77,9 +82,12 @@ __all__ = [
     "PASS_UPCARD",
     "PHASES",
     "TAKE_UPCARD",
+    "AgentGame",
     "Game",
     "GinAECEnv",
     "GinEnv",
+    "GinVecEnv",
+    "MultiGame",
     "Observation",
     "Strategy",
     "VecEnv",

@@ -279,3 +279,115 @@ impl Game {
         )
     }
 }
+
+/// One seat's side of a game against a built-in strategy: what a fair agent
+/// may be handed. It answers for its own seat only (its observation, legal
+/// actions, steps, scores, hand outcomes as shown at the table) and has no
+/// way to the other seat's cards: no other seat's observation, no
+/// `clone()`, and its game is not reachable from Python.
+///
+/// `AgentGame(rules="standard", seed=0, episode="hand", opponent="simple",
+/// seat=0, deck=None, dealer=None)`, arguments as for `Game`.
+#[pyclass(module = "ginlab")]
+pub struct AgentGame {
+    game: Game,
+    seat: Seat,
+}
+
+#[pymethods]
+impl AgentGame {
+    #[new]
+    #[pyo3(signature = (rules = "standard", seed = 0, episode = "hand", opponent = "simple", seat = 0, deck = None, dealer = None))]
+    fn new(
+        rules: &str,
+        seed: u64,
+        episode: &str,
+        opponent: &str,
+        seat: usize,
+        deck: Option<&str>,
+        dealer: Option<usize>,
+    ) -> PyResult<AgentGame> {
+        let game = Game::new(rules, seed, episode, Some(opponent), seat, deck, dealer)?;
+        Ok(AgentGame {
+            game,
+            seat: self::seat(seat)?,
+        })
+    }
+
+    /// The agent's seat (0 or 1).
+    #[getter]
+    fn seat(&self) -> usize {
+        self.seat.index()
+    }
+
+    /// Whether the episode is over (call `reset()` for the next).
+    #[getter]
+    fn done(&self) -> bool {
+        self.game.done()
+    }
+
+    /// The agent's observation.
+    fn observation(&self) -> Observation {
+        self.game.observation_of(self.seat)
+    }
+
+    /// The agent's legal action ids (empty when the episode is over).
+    #[getter]
+    fn legal_actions(&self) -> Vec<u16> {
+        self.game.legal_actions()
+    }
+
+    /// The legal actions as a boolean mask of length 109.
+    #[getter]
+    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.game.mask(py)
+    }
+
+    /// As `Game.step`: returns `(rewards, done)`, rewards by seat.
+    fn step(&mut self, action: i64) -> PyResult<((i64, i64), bool)> {
+        self.game.step(action)
+    }
+
+    /// As `Game.reset`.
+    fn reset(&mut self) -> (i64, i64) {
+        self.game.reset()
+    }
+
+    /// Whether the last step ended a hand.
+    #[getter]
+    fn hand_over(&self) -> bool {
+        self.game.hand_over()
+    }
+
+    /// The hand points so far in this game, by seat.
+    #[getter]
+    fn scores(&self) -> (u32, u32) {
+        self.game.scores()
+    }
+
+    /// How the last finished hand ended (as announced at the table).
+    #[getter]
+    fn last_hand<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.game.last_hand(py)
+    }
+
+    /// The game's result once a game episode is over.
+    #[getter]
+    fn result<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.game.result(py)
+    }
+
+    /// The agent's game reward: its final margin once the game is over.
+    fn game_reward(&self) -> PyResult<i64> {
+        self.game.game_reward(self.seat.index())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "AgentGame(seat={}, scores={:?}, done={})",
+            self.seat.index(),
+            self.game.table.tally().points,
+            self.game.done()
+        )
+    }
+}

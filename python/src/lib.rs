@@ -7,6 +7,7 @@
 mod actions;
 mod game;
 mod harness;
+mod multi;
 mod obs;
 mod players;
 mod table;
@@ -35,6 +36,8 @@ pub fn intern(rules: Rules) -> &'static Rules {
 #[pymodule]
 fn _ginlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Game>()?;
+    m.add_class::<game::AgentGame>()?;
+    m.add_class::<multi::MultiGame>()?;
     m.add_class::<vec_env::VecEnv>()?;
     m.add_class::<obs::Observation>()?;
     m.add_class::<players::BuiltinStrategy>()?;

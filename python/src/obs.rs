@@ -264,6 +264,21 @@ impl Observation {
         Ok(d)
     }
 
+    /// The view as the text `ginlab play` shows before a decision (the
+    /// table line, the hand arranged, the legal answers, the question),
+    /// calling the other player `opponent`.
+    #[pyo3(signature = (opponent = "the opponent"))]
+    fn render(&self, opponent: &str) -> String {
+        let view = self.inner.view();
+        let mut text = ginlab::render::table(&view, opponent);
+        let question = ginlab::render::question(&view);
+        if !question.is_empty() {
+            text.push_str(&question);
+            text.push('\n');
+        }
+        text
+    }
+
     fn __repr__(&self) -> String {
         let v = &self.inner;
         format!(

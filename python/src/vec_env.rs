@@ -3,9 +3,10 @@
 use ginlab::engine::Seat;
 use ginlab::sim::{Stream, seed_for};
 use numpy::{
-    PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+    PyArray1, PyArray2, PyArray3, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray,
+    PyUntypedArrayMethods,
 };
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand::{Rng as _, SeedableRng};
@@ -16,6 +17,36 @@ use crate::game::{episode, interned_rules, seat};
 use crate::obs::{Encoded, PLANES, SCALARS, encode};
 use crate::players::profile;
 use crate::table::Table;
+
+/// The most games one `VecEnv` holds (each game and its arrays take about
+/// 2 kB, so this is about 32 GB).
+const MAX_GAMES: usize = 1 << 24;
+
+/// The action ids of `actions`: a 1-d numpy array of any integer dtype
+/// (int64, int32 as JAX gives, ...) or a sequence of Python ints.
+fn action_ids(actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    if let Ok(array) = actions.cast::<PyArray1<i64>>() {
+        return Ok(array.readonly().as_array().to_vec());
+    }
+    if let Ok(array) = actions.cast::<PyUntypedArray>() {
+        let kind = array.dtype().kind();
+        if array.ndim() != 1 || !matches!(kind, b'i' | b'u') {
+            return Err(PyValueError::new_err(format!(
+                "actions: a {}-d array of dtype {}: give a 1-d integer array (or a list of ints)",
+                array.ndim(),
+                array.dtype()
+            )));
+        }
+        let converted = actions.call_method1("astype", ("int64",))?;
+        let array = converted.cast::<PyArray1<i64>>()?;
+        return Ok(array.readonly().as_array().to_vec());
+    }
+    actions.extract::<Vec<i64>>().map_err(|_| {
+        PyValueError::new_err(
+            "actions: give one action id per game as a 1-d integer numpy array or a list of ints",
+        )
+    })
+}
 
 /// N games of Gin Rummy stepped together in Rust.
 ///
@@ -135,14 +166,23 @@ impl VecEnv {
         opponent: Option<&str>,
         seat: usize,
     ) -> PyResult<VecEnv> {
-        if n == 0 {
-            return Err(PyValueError::new_err("n must be at least 1"));
+        if !(1..=MAX_GAMES).contains(&n) {
+            return Err(PyValueError::new_err(format!(
+                "n = {n}: give 1..={MAX_GAMES} games"
+            )));
         }
         let rules = interned_rules(rules)?;
         let episode = self::episode(episode)?;
         let seat = self::seat(seat)?;
         let opponent = opponent.map(profile).transpose()?;
-        let mut tables = Vec::with_capacity(n);
+        let mut tables = Vec::new();
+        let mut masks = Vec::new();
+        tables
+            .try_reserve_exact(n)
+            .and_then(|()| masks.try_reserve_exact(n * ACTIONS))
+            .map_err(|_| {
+                PyMemoryError::new_err(format!("n = {n}: not enough memory for {n} games"))
+            })?;
         for i in 0..n as u64 {
             let mut table = Table::new(rules, episode, seed_for(seed, i, Stream::Deal), None, None)
                 .map_err(|e| PyValueError::new_err(format!("rules: {e}")))?;
@@ -156,7 +196,7 @@ impl VecEnv {
             }
             tables.push(table);
         }
-        let mut masks = vec![false; n * ACTIONS];
+        masks.resize(n * ACTIONS, false);
         for (table, mask) in tables.iter().zip(masks.chunks_exact_mut(ACTIONS)) {
             let seat = table
                 .to_act()
@@ -190,7 +230,8 @@ impl VecEnv {
         self.output(py)
     }
 
-    /// Applies one action id per game (an (N,) integer array) and returns
+    /// Applies one action id per game (an (N,) integer array of any integer
+    /// dtype, or a list of ints) and returns
     /// `(observations, rewards, dones)`: rewards (N, 2) int32 are the hand
     /// points won (+) or lost (-) by seats 0 and 1 in hands that ended
     /// during the step; dones (N,) bool mark episodes that ended (and were
@@ -199,16 +240,17 @@ impl VecEnv {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        actions: PyReadonlyArray1<'py, i64>,
+        actions: &Bound<'py, PyAny>,
     ) -> PyResult<Stepped<'py>> {
         let n = self.tables.len();
-        if actions.len() != n {
+        let ids = action_ids(actions)?;
+        if ids.len() != n {
             return Err(PyValueError::new_err(format!(
                 "actions has {} entries: give one action id per game ({n})",
-                actions.len()
+                ids.len()
             )));
         }
-        let ids = actions.as_slice()?;
+        let ids = ids.as_slice();
         for (i, &id) in ids.iter().enumerate() {
             let legal = usize::try_from(id)
                 .ok()

@@ -13,9 +13,9 @@
 //! Words are case-insensitive; cards are written as everywhere else
 //! (`7h`, `TD`, `10d`, `A♠`).
 
-use ginlab::engine::{
-    Action, DrawSource, Phase, PlayerView, TurnEnd, big_gin_legal, legal_discards, pile_allowed,
-};
+use ginlab::engine::{Action, DrawSource, Phase, PlayerView, TurnEnd, big_gin_legal, pile_allowed};
+pub use ginlab::render::legal_answers;
+use ginlab::render::{knocks, last_discard_knocks, pile_top as top};
 use ginlab::{Card, meld};
 
 /// What an answer asks for.
@@ -27,91 +27,6 @@ pub enum Reply {
     Help,
     /// Stop the game now.
     Quit,
-}
-
-/// The knocks `view` allows at the end of its turn: each legal discard that
-/// leaves deadwood within the knock limit, with that deadwood.
-pub fn knocks(view: &PlayerView<'_>) -> Vec<(Card, u8)> {
-    legal_discards(view)
-        .iter()
-        .map(|card| (card, meld::deadwood(view.hand.without(card))))
-        .filter(|&(_, deadwood)| deadwood <= view.knock_limit)
-        .collect()
-}
-
-fn top(view: &PlayerView<'_>) -> String {
-    view.pile_top()
-        .map_or_else(|| "-".into(), |c| c.to_string())
-}
-
-/// Whether taking the last discard ([`Phase::LastChance`]) leaves a knock
-/// or big gin: it may only be taken for that.
-fn last_discard_knocks(view: &PlayerView<'_>) -> bool {
-    let Some(card) = view.pile_top() else {
-        return false;
-    };
-    let hand = view.hand.with(card);
-    let big_gin = view.rules.big_gin_bonus.is_some() && meld::is_big_gin(hand);
-    big_gin
-        || view
-            .hand
-            .iter()
-            .any(|c| meld::deadwood(hand.without(c)) <= view.knock_limit)
-}
-
-/// The legal answers at `view`'s decision, as one line.
-pub fn legal_answers(view: &PlayerView<'_>) -> String {
-    match view.phase {
-        Phase::UpcardOffer { .. } => format!("y (take {}) or n (pass)", top(view)),
-        Phase::Draw { .. } if pile_allowed(view) => {
-            format!("s (the stock) or p (take {} from the pile)", top(view))
-        }
-        Phase::Draw { .. } => "s (the stock; the pile is not open now)".into(),
-        Phase::LastChance { .. } if last_discard_knocks(view) => format!(
-            "y (take {}, then knock or go gin) or n (pass: the hand is void)",
-            top(view)
-        ),
-        Phase::LastChance { .. } => format!(
-            "n (pass: the hand is void; taking {} would leave no knock)",
-            top(view)
-        ),
-        Phase::EndTurn { must_knock, .. } => end_turn_answers(view, must_knock),
-        Phase::Over => "none (the hand is over)".into(),
-    }
-}
-
-fn end_turn_answers(view: &PlayerView<'_>, must_knock: bool) -> String {
-    let mut parts = Vec::new();
-    if !must_knock {
-        parts.push(match view.taken_from_pile {
-            Some(card) => format!("a card to discard (any but {card}, just taken)"),
-            None => "a card to discard (any of yours)".into(),
-        });
-    }
-    let knocks = knocks(view);
-    if !knocks.is_empty() {
-        let list: Vec<String> = knocks
-            .iter()
-            .map(|&(card, deadwood)| match deadwood {
-                0 => format!("k {card} (gin)"),
-                d => format!("k {card} (deadwood {d})"),
-            })
-            .collect();
-        parts.push(format!("knock: {}", list.join(", ")));
-    } else if let Some(least) = legal_discards(view)
-        .iter()
-        .map(|card| meld::deadwood(view.hand.without(card)))
-        .min()
-    {
-        parts.push(format!(
-            "no knock yet (the least deadwood after a discard is {least}, the limit {})",
-            view.knock_limit
-        ));
-    }
-    if big_gin_legal(view) {
-        parts.push("gin (big gin: all 11 cards meld)".into());
-    }
-    parts.join("; ")
 }
 
 /// Reads one answer to `view`'s decision.

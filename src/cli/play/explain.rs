@@ -4,7 +4,7 @@
 
 use ginlab::engine::{Event, HandEnd, HandOutcome, HandScore, Seat, Tally, VoidReason};
 use ginlab::rules::{KnockLimit, Shutout};
-use ginlab::{Arrangement, Card, Rules, Showdown, meld};
+use ginlab::{Card, Rules, Showdown};
 
 /// The two players' names by seat; the person's seat is called "you".
 #[derive(Clone, Debug)]
@@ -64,15 +64,7 @@ pub fn narrate(event: &Event, names: &Names, drawn: Option<Card>) -> String {
     }
 }
 
-/// A hand's cards sorted with melds marked, and its deadwood.
-pub fn arranged(arrangement: &Arrangement) -> String {
-    format!("{arrangement}   deadwood {}", arrangement.deadwood())
-}
-
-/// `hand` in its best arrangement (the solver's), and its deadwood.
-pub fn best(hand: ginlab::CardSet) -> String {
-    arranged(&meld::best_arrangement(hand))
-}
+pub use ginlab::render::arranged;
 
 /// The rules in one line, for the start of the game.
 pub fn rules_line(rules: &Rules) -> String {
@@ -349,6 +341,7 @@ pub fn game_over(
 #[cfg(test)]
 mod tests {
     use ginlab::engine::score_showdown;
+    use ginlab::meld;
 
     use super::*;
 

@@ -263,7 +263,7 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
         }
         self.show(view)?;
         loop {
-            write!(self.out, "{} > ", question(view))?;
+            write!(self.out, "{} > ", ginlab::render::question(view))?;
             self.out.flush()?;
             let mut line = Vec::new();
             self.lines_read += 1;
@@ -290,43 +290,12 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
         }
     }
 
-    /// What the person sees before a decision: the stock and pile, what is
-    /// known of the opponent's hand, and their own hand arranged.
+    /// What the person sees before a decision ([`ginlab::render::table`]).
     fn show(&mut self, view: &PlayerView<'_>) -> io::Result<()> {
-        let top = view
-            .pile_top()
-            .map_or_else(|| "empty".to_owned(), |c| format!("top {c}"));
-        let known = if view.opponent_known.is_empty() {
-            "none known".to_owned()
-        } else {
-            format!("known: {}", view.opponent_known)
-        };
-        writeln!(
+        write!(
             self.out,
-            "\nStock {} · pile {} ({top}) · {} holds {} cards, {known}",
-            view.stock_size,
-            view.pile.len(),
-            self.names.them,
-            view.opponent_cards,
-        )?;
-        writeln!(self.out, "Your hand  {}", explain::best(view.hand))?;
-        if let Phase::EndTurn { .. } = view.phase {
-            writeln!(self.out, "Legal: {}", answer::legal_answers(view))?;
-        }
-        Ok(())
-    }
-}
-
-/// The question a decision asks.
-fn question(view: &PlayerView<'_>) -> String {
-    let top = view.pile_top().map_or_else(String::new, |c| c.to_string());
-    match view.phase {
-        Phase::UpcardOffer { .. } => format!("Take the upcard {top}? [y/n]"),
-        Phase::Draw { .. } => format!("Draw from the stock or take {top} from the pile? [s/p]"),
-        Phase::LastChance { .. } => {
-            format!("The stock is down to 2: take the last discard {top} to knock? [y/n]")
-        }
-        Phase::EndTurn { .. } => "Discard a card, or k CARD to knock".to_owned(),
-        Phase::Over => String::new(),
+            "\n{}",
+            ginlab::render::table(view, &self.names.them)
+        )
     }
 }
