@@ -1,6 +1,7 @@
 //! Command-line interface: clap types stay in this module; each subcommand
 //! parses its flags into library values and calls the library.
 
+mod chart;
 mod check_bot;
 mod head_to_head;
 mod input;
@@ -67,6 +68,9 @@ enum Command {
     CheckBot(check_bot::CheckBotArgs),
     /// Re-simulate game records (from --record), check every result, print transcripts.
     Replay(replay::ReplayArgs),
+    /// Re-make a result folder's charts (every row's histograms, the headline
+    /// chart) and distribution.csv from its tallies.json.
+    Chart(chart::ChartArgs),
 }
 
 /// Runs the parsed command line.
@@ -83,6 +87,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::CheckBot(args) => check_bot::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Chart(args) => chart::run(args),
     }
 }
 

@@ -35,6 +35,7 @@ mod spec;
 mod state;
 
 pub use merge::merge;
+pub use output::remake_views;
 pub use play::{Claim, Options, Outcome, Progress, STOP_BLOCK, claim_dir, prepare_dir, run};
 pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, TableRow, given_once};
 pub use state::{Shard, StudyKind};

@@ -443,9 +443,20 @@ impl Manifest {
     /// The build's git commit.
     pub const COMMIT: &'static str = env!("GINLAB_GIT_COMMIT");
 
-    /// The manifest as TOML.
+    /// The manifest as TOML, after [`MANIFEST_NOTE`].
     #[must_use]
     pub fn to_toml(&self) -> String {
-        toml::to_string(self).expect("a manifest serialises")
+        format!(
+            "{MANIFEST_NOTE}{}",
+            toml::to_string(self).expect("a manifest serialises")
+        )
     }
 }
+
+/// The comment at the top of every manifest: why a re-made folder's
+/// manifest may name an older commit than the one that re-made it.
+pub const MANIFEST_NOTE: &str = "\
+# What made this folder. A later run that re-makes every file here byte for
+# byte keeps this manifest, so `git_commit` names the commit that first made
+# these bytes, not necessarily the one that last re-made them.
+";
