@@ -216,3 +216,37 @@ fn the_readme_session_is_what_play_prints() {
         from += found + piece.len();
     }
 }
+
+/// The replay hint quotes what a shell would split (an external bot's
+/// command, a knob), so pasting it back plays the same game.
+#[test]
+fn the_replay_command_pastes_back() {
+    let bot = "exec:python3 examples/bots/random_bot.py";
+    let first = |args: &[&str]| {
+        let output = Command::cargo_bin("ginlab")
+            .unwrap()
+            .args(args)
+            .write_stdin("n\ns\nquit\n")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let stdout = first(&["play", "--vs", bot, "--rule", "gin_bonus=30"]);
+    let hint = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("(replay: ")?.strip_suffix(')'))
+        .expect("a replay line");
+    assert!(
+        hint.contains(&format!("'{bot}'")),
+        "the bot's command is quoted: {hint}"
+    );
+    let words = shlex::split(hint).expect("a shell line");
+    assert_eq!(words[..4], ["ginlab", "play", "--vs", bot]);
+    let again = first(&words[1..].iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(again, stdout);
+}
