@@ -189,15 +189,18 @@ fn a_bad_opponent_is_bad_input() {
         ));
 }
 
-/// README's `play` example is an excerpt of a real session: played from
+/// docs/CLI.md's `play` example is an excerpt of a real session: played from
 /// the answers kept beside the tests, the session prints every piece of
 /// the excerpt (the runs of lines between its `…` lines), in order, the
 /// first at the start and the last at the end.
 #[test]
 fn the_readme_session_is_what_play_prints() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../docs/CLI.md");
     let start = "```console,ignore\n$ ginlab play --vs greedy --seed 4\n";
-    let at = readme.find(start).expect("README shows a play session") + start.len();
+    let at = readme
+        .find(start)
+        .expect("docs/CLI.md shows a play session")
+        + start.len();
     let block = &readme[at..at + readme[at..].find("```\n").unwrap()];
     let (code, stdout, stderr) = play(include_str!("data/play-readme.answers"));
     assert_eq!(code, Some(0), "{stderr}");
@@ -212,7 +215,7 @@ fn the_readme_session_is_what_play_prints() {
     for piece in &pieces {
         let found = stdout[from..]
             .find(piece)
-            .unwrap_or_else(|| panic!("README's piece is not printed (in order):\n{piece}"));
+            .unwrap_or_else(|| panic!("docs/CLI.md's piece is not printed (in order):\n{piece}"));
         from += found + piece.len();
     }
 }

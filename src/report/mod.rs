@@ -4,7 +4,7 @@
 //! figures from those rows.
 //!
 //! Rows are flat serde structs; field order is column order and each field's
-//! doc is the README's column doc. Floating-point columns are rounded to six
+//! doc is docs/CLI.md's column doc. Floating-point columns are rounded to six
 //! decimals so that the files are stable to the byte. Files are written whole
 //! ([`ResultFiles`]): a result folder's files are all written beside their targets
 //! and only then renamed into place, the manifest last, so a folder with a
