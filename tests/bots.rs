@@ -909,13 +909,19 @@ fn bots_with_long_commands_get_chart_names_that_fit() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    let charted = ginlab().arg("chart").arg(&dir).output().unwrap();
+    assert!(
+        charted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&charted.stderr)
+    );
     let charts: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".svg"))
         .collect();
     assert_eq!(charts.len(), 1, "{charts:?}");
-    assert!(charts[0].len() < 200, "{}", charts[0]);
+    assert!(charts[0].len() < 100, "{}", charts[0]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

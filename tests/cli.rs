@@ -1475,15 +1475,27 @@ fn a_result_folder_holds_one_run() {
             .unwrap()
     };
     assert!(run("greedy", "simple").status.success());
+    assert!(
+        ginlab()
+            .arg("chart")
+            .arg(&dir)
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
+    assert!(
+        dir.join("hand_score-standard-greedy-vs-simple.svg")
+            .exists()
+    );
     std::fs::write(dir.join("notes.txt"), "mine").unwrap();
     assert!(run("tracker", "random").status.success());
-    // The second run's files, and the file that is not ginlab's; the first
-    // run's chart is gone.
+    // The second run's files, and the file that is not ginlab's; the chart
+    // made of the first run is gone.
     assert_eq!(
         file_names(&dir),
         [
             "distribution.csv",
-            "hand_score-standard-tracker-vs-random.svg",
             "manifest.toml",
             "notes.txt",
             "summary.csv",
@@ -1987,6 +1999,15 @@ fn out_keeps_files_ginlab_did_not_write() {
         std::fs::write(dir.join(name), "mine").unwrap();
     }
     assert!(match_into(&dir, &[]).status.success());
+    assert!(
+        ginlab()
+            .arg("chart")
+            .arg(&dir)
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
     // A second run of other rows removes the first run's charts only.
     let output = ginlab()
         .args(["match", "greedy", "random", "--hands", "10", "-q", "--out"])
@@ -2002,7 +2023,7 @@ fn out_keeps_files_ginlab_did_not_write() {
         );
     }
     let names = file_names(&dir);
-    assert!(names.contains(&"hand_score-standard-greedy-vs-random.svg".to_owned()));
+    assert!(names.contains(&"summary.csv".to_owned()));
     assert!(
         !names.contains(&"hand_score-standard-greedy-vs-simple.svg".to_owned()),
         "{names:?}"

@@ -1,6 +1,6 @@
 //! The documentation against the program: every console example in
 //! README.md and docs/*.md prints what it shows (trycmd), and every CSV
-//! column written is described in README.md's column tables.
+//! column written is described in docs/CLI.md's column tables.
 //!
 //! To re-bless the examples after an intended change of output:
 //! `TRYCMD=overwrite cargo test --test docs`, then review `git diff`.
@@ -14,11 +14,11 @@ fn ginlab() -> Command {
     Command::cargo_bin("ginlab").unwrap()
 }
 
-/// Every column README.md's tables describe: the backquoted names in the
+/// Every column docs/CLI.md's tables describe: the backquoted names in the
 /// first cell of each table row, a `_lo`-style shorthand read as the first
 /// name's stem (without `_rate`) plus the suffix.
 fn documented_columns() -> BTreeSet<String> {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../docs/CLI.md");
     let mut columns = BTreeSet::new();
     for line in readme.lines().filter(|l| l.starts_with("| `")) {
         let cell = line.trim_start_matches('|').split('|').next().unwrap();
@@ -62,7 +62,7 @@ fn succeeds(command: &mut Command) -> String {
 }
 
 /// The documents with console examples.
-const DOCS: [&str; 2] = ["README.md", "docs/RECORDS.md"];
+const DOCS: [&str; 3] = ["README.md", "docs/CLI.md", "docs/RECORDS.md"];
 
 /// Runs every ```` ```console ```` block of [`DOCS`] (`ginlab` is the
 /// binary under test; `[..]` and `...` elide what changes from run to run,
@@ -163,7 +163,7 @@ fn every_csv_column_is_documented() {
             .collect();
         assert!(
             missing.is_empty(),
-            "README.md does not describe {file}'s columns {missing:?}"
+            "docs/CLI.md does not describe {file}'s columns {missing:?}"
         );
     }
     let _ = std::fs::remove_dir_all(&base);

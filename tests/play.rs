@@ -189,15 +189,18 @@ fn a_bad_opponent_is_bad_input() {
         ));
 }
 
-/// README's `play` example is an excerpt of a real session: played from
+/// docs/CLI.md's `play` example is an excerpt of a real session: played from
 /// the answers kept beside the tests, the session prints every piece of
 /// the excerpt (the runs of lines between its `…` lines), in order, the
 /// first at the start and the last at the end.
 #[test]
 fn the_readme_session_is_what_play_prints() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../docs/CLI.md");
     let start = "```console,ignore\n$ ginlab play --vs greedy --seed 4\n";
-    let at = readme.find(start).expect("README shows a play session") + start.len();
+    let at = readme
+        .find(start)
+        .expect("docs/CLI.md shows a play session")
+        + start.len();
     let block = &readme[at..at + readme[at..].find("```\n").unwrap()];
     let (code, stdout, stderr) = play(include_str!("data/play-readme.answers"));
     assert_eq!(code, Some(0), "{stderr}");
@@ -212,7 +215,41 @@ fn the_readme_session_is_what_play_prints() {
     for piece in &pieces {
         let found = stdout[from..]
             .find(piece)
-            .unwrap_or_else(|| panic!("README's piece is not printed (in order):\n{piece}"));
+            .unwrap_or_else(|| panic!("docs/CLI.md's piece is not printed (in order):\n{piece}"));
         from += found + piece.len();
     }
+}
+
+/// The replay hint quotes what a shell would split (an external bot's
+/// command, a knob), so pasting it back plays the same game.
+#[test]
+fn the_replay_command_pastes_back() {
+    let bot = "exec:python3 examples/bots/random_bot.py";
+    let first = |args: &[&str]| {
+        let output = Command::cargo_bin("ginlab")
+            .unwrap()
+            .args(args)
+            .write_stdin("n\ns\nquit\n")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let stdout = first(&["play", "--vs", bot, "--rule", "gin_bonus=30"]);
+    let hint = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("(replay: ")?.strip_suffix(')'))
+        .expect("a replay line");
+    assert!(
+        hint.contains(&format!("'{bot}'")),
+        "the bot's command is quoted: {hint}"
+    );
+    let words = shlex::split(hint).expect("a shell line");
+    assert_eq!(words[..4], ["ginlab", "play", "--vs", bot]);
+    let again = first(&words[1..].iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(again, stdout);
 }

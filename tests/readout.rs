@@ -319,6 +319,20 @@ fn balance_reads_from_the_dealers_side() {
     }
     let svg = std::fs::read_to_string(dir.join("balance.svg")).unwrap();
     assert!(svg.contains(">dealer<") && svg.contains(">non-dealer<") && svg.contains(">oklahoma<"));
+    // Every row's histogram is made on demand, from the folder's tallies.
+    assert!(
+        !dir.join("hand_score-standard-greedy-vs-greedy.svg")
+            .exists()
+    );
+    assert!(
+        ginlab()
+            .arg("chart")
+            .arg(&dir)
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
     let hist =
         std::fs::read_to_string(dir.join("hand_score-standard-greedy-vs-greedy.svg")).unwrap();
     assert!(hist.contains("from the dealer's side") && !hist.contains("A's side"));

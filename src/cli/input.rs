@@ -1,7 +1,7 @@
 //! Reading input with a size cap for each kind, so that `ginlab rules
 //! /dev/zero` or a runaway pipe is refused with a message (exit code 2)
 //! instead of growing without bound. Every file, standard input and line
-//! the commands read goes through here; README.md lists the caps, and a
+//! the commands read goes through here; docs/CLI.md lists the caps, and a
 //! test holds its table to this one. (The state files of an output folder
 //! are capped where the job layer reads them, `job::state`; a bot's reply
 //! lines by the external-bot layer.)
@@ -61,7 +61,7 @@ pub const ANSWER_LINE: Cap = Cap {
     bytes: 4096,
 };
 
-/// Every cap, for README's table and its test.
+/// Every cap, for docs/CLI.md's table and its test.
 #[cfg(test)]
 const CAPS: [Cap; 7] = [
     RULES_FILE,
@@ -89,7 +89,7 @@ impl Cap {
     /// over the cap.
     fn too_big(&self, source: &str) -> Failure {
         Failure::input(format!(
-            "{source}: more than {}, the {} limit (README.md lists the input limits)",
+            "{source}: more than {}, the {} limit (docs/CLI.md lists the input limits)",
             self.size(),
             self.what
         ))
@@ -198,7 +198,7 @@ mod tests {
         };
         assert_eq!(
             e.to_string(),
-            "x: more than 8 bytes, the thing limit (README.md lists the input limits)"
+            "x: more than 8 bytes, the thing limit (docs/CLI.md lists the input limits)"
         );
         let mut reader = &b"1234\n12345678\n123456789\nend"[..];
         let mut line = Vec::new();
@@ -216,13 +216,13 @@ mod tests {
         assert!(!cap.read_line(&mut reader, &mut line, "f", 2).unwrap());
     }
 
-    /// README's "Input limits" table lists every cap as it is.
+    /// docs/CLI.md's "Input limits" table lists every cap as it is.
     #[test]
     fn readme_lists_every_cap() {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../../docs/CLI.md");
         for cap in CAPS {
             let row = format!("| {} | {} |", cap.what, cap.size());
-            assert!(readme.contains(&row), "README.md lacks the row `{row}`");
+            assert!(readme.contains(&row), "docs/CLI.md lacks the row `{row}`");
         }
     }
 

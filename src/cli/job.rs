@@ -42,10 +42,12 @@ pub fn on_progress(bar: &ProgressBar, status: Option<u64>) -> impl Fn(Progress<'
         Progress::Start { total, done } => {
             bar.set_length(total);
             bar.set_position(done);
+            super::progress::line_start(total, done);
         }
         Progress::Row { variant, players } => {
             printed.store(0, Ordering::Relaxed);
             bar.set_prefix(format!("{variant} {}", players.join(" v ")));
+            super::progress::line_row(bar.prefix());
         }
         Progress::Block {
             variant,
@@ -61,7 +63,10 @@ pub fn on_progress(bar: &ProgressBar, status: Option<u64>) -> impl Fn(Progress<'
                 bar.suspend(|| eprintln!("{line}"));
             }
         }
-        Progress::Done(done) => bar.set_position(done),
+        Progress::Done(done) => {
+            bar.set_position(done);
+            super::progress::line_done(done);
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Command-line interface: clap types stay in this module; each subcommand
 //! parses its flags into library values and calls the library.
 
+mod chart;
 mod check_bot;
 mod head_to_head;
 mod input;
@@ -14,6 +15,7 @@ mod showdown;
 mod solve;
 mod strategies;
 mod study;
+mod tournament;
 
 use std::fmt::Display;
 use std::io::{self, Write as _};
@@ -79,6 +81,17 @@ enum Command {
     CheckBot(check_bot::CheckBotArgs),
     /// Re-simulate game records (from --record), check every result, print transcripts.
     Replay(replay::ReplayArgs),
+    /// A round robin of three or more players (or a gauntlet: the first
+    /// against each other) with the rating list: `ginlab tournament A B C D --games N`.
+    #[command(
+        mut_arg("hands", |a| a.help("Hands per pairing and variant")),
+        mut_arg("games", |a| a.help("Whole games per pairing and variant")),
+        mut_arg("out", |a| a.help("Write the result files into DIR (default: none)")),
+    )]
+    Tournament(tournament::TournamentArgs),
+    /// Re-make a result folder's charts (every row's histograms, the headline
+    /// chart) and distribution.csv from its tallies.json.
+    Chart(chart::ChartArgs),
 }
 
 /// Runs the parsed command line.
@@ -99,6 +112,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::CheckBot(args) => check_bot::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Chart(args) => chart::run(args),
+        Command::Tournament(args) => tournament::run(args),
     }
 }
 

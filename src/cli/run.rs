@@ -86,6 +86,7 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
     };
     let start = Instant::now();
     let bar = progress::bar(args.quiet);
+    progress::lines_for_logs(args.quiet);
     let outcome = job::run(&spec, &options, &on_progress(&bar, args.status));
     bar.finish_and_clear();
     print_outcome(&spec, &outcome?, start.elapsed().as_secs_f64(), args.json)
@@ -104,9 +105,14 @@ pub struct MergeArgs {
     /// README) instead of the table.
     #[arg(long)]
     json: bool,
+    /// Taken as every job command takes it; `merge` draws no progress bar.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 pub fn merge(args: MergeArgs) -> Result<(), Failure> {
+    // Merging draws no bar: -q has nothing to hide.
+    let _quiet = args.quiet;
     let start = Instant::now();
     let outcome = job::merge(&args.shards, &args.out, &command())?;
     super::job::print_notes(&outcome);
@@ -114,7 +120,7 @@ pub fn merge(args: MergeArgs) -> Result<(), Failure> {
     let text = if args.json {
         outcome_json(&outcome)
     } else {
-        summary_text(&outcome, seconds, &args.out)
+        summary_text(&outcome, seconds, Some(&args.out))
     };
     write_stdout(text.as_bytes())
 }

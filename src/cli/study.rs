@@ -93,8 +93,9 @@ impl StudyArgs {
         Ok(variants)
     }
 
-    /// Plays the study laid out by `layout` and prints its table.
-    fn play(&self, layout: Layout) -> Result<(), Failure> {
+    /// Plays the study laid out by `layout` (a rating list anchored at
+    /// `anchor`, when it makes one) and prints its table.
+    pub(super) fn play(&self, layout: Layout, anchor: Option<String>) -> Result<(), Failure> {
         let spec = JobRequest {
             variants: self.variants()?,
             layout,
@@ -110,7 +111,7 @@ impl StudyArgs {
             default_folder: true,
             command: command(),
             experiment: None,
-            anchor: None,
+            anchor,
         }
         .build(&resolver)?;
         super::job::warn_fixed_seed(&spec, "--seed");
@@ -142,13 +143,19 @@ pub fn print_outcome(
     if json {
         return write_stdout(outcome_json(outcome).as_bytes());
     }
-    let dir = spec.dir.as_deref().unwrap_or(Path::new("."));
+    let dir = spec.dir.as_deref();
     let text = match (&outcome.study, &spec.study) {
         (Some(StudyRows::Sweep(rows)), StudyKind::Sweep { param, .. }) => {
             let objective = spec.study.objective().expect("a sweep");
-            sweep_table(rows, param, spec.unit(), objective, dir)
+            sweep_table(
+                rows,
+                param,
+                spec.unit(),
+                objective,
+                dir.unwrap_or(Path::new(".")),
+            )
         }
-        (Some(StudyRows::Balance(rows)), _) => balance_table(rows, dir),
+        (Some(StudyRows::Balance(rows)), _) => balance_table(rows, dir.unwrap_or(Path::new("."))),
         _ => summary_text(outcome, seconds, dir),
     };
     write_stdout(text.as_bytes())
@@ -166,7 +173,7 @@ pub fn outcome_json(outcome: &Outcome) -> String {
 
 /// The summary table, and the rating list when there is one; a
 /// three-player or partnership job's side and seat tables.
-pub fn summary_text(outcome: &Outcome, seconds: f64, dir: &Path) -> String {
+pub fn summary_text(outcome: &Outcome, seconds: f64, dir: Option<&Path>) -> String {
     let summary = match &outcome.summary {
         Summary::Sides { sides, seats } => return tables_report(sides, seats, seconds, dir),
         Summary::Pairs(rows) => rows,
@@ -200,13 +207,16 @@ pub struct SweepArgs {
 }
 
 pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
-    args.study.play(Layout::Sweep(Sweep {
-        strategy: args.strategy.clone(),
-        param: args.param.clone(),
-        values: args.values.clone(),
-        vs: args.vs.clone(),
-        objective: args.objective,
-    }))
+    args.study.play(
+        Layout::Sweep(Sweep {
+            strategy: args.strategy.clone(),
+            param: args.param.clone(),
+            values: args.values.clone(),
+            vs: args.vs.clone(),
+            objective: args.objective,
+        }),
+        None,
+    )
 }
 
 #[derive(Debug, Args)]
@@ -226,7 +236,10 @@ pub fn balance(args: BalanceArgs) -> Result<(), Failure> {
              both seats, so a seat-swapped replay would repeat the hand)",
         ));
     }
-    args.study.play(Layout::Balance {
-        strategy: args.strategy.clone(),
-    })
+    args.study.play(
+        Layout::Balance {
+            strategy: args.strategy.clone(),
+        },
+        None,
+    )
 }

@@ -40,7 +40,7 @@ mod state;
 pub use contest::{Contest, Feature, Recording, Tally, refusal};
 pub use folder::{Claim, claim_dir, prepare_dir};
 pub use merge::merge;
-pub use output::Outcome;
+pub use output::{Outcome, remake_views};
 pub use run::{MAX_THREADS, Options, Progress, STOP_BLOCK, check_threads, run};
 pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, given_once};
 pub use state::{Shard, StudyKind};

@@ -1,7 +1,8 @@
 //! A finished state into its result files (the one writer, for every
-//! format): `summary.csv`,
-//! `distribution.csv`, the charts, the study's table, `tallies.json` and the
-//! manifest, put in place together.
+//! format): `summary.csv`, `distribution.csv`, the study's table and its one
+//! headline chart, `tallies.json` and the manifest, put in place together;
+//! and the views made on demand from a folder's tallies (every row's
+//! histograms).
 
 use std::path::Path;
 
@@ -150,74 +151,36 @@ pub(super) fn write_result(
     let run = |e: std::io::Error| JobError::Run(e.to_string());
     let csv = |e: csv::Error| JobError::Run(e.to_string());
     let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
-    for (r, players, tallies) in pair_rows(state) {
-        let dealer_side = matches!(state.study, StudyKind::Balance { .. });
-        for (name, svg) in report::histograms(&r.variant, players, tallies, dealer_side) {
-            entries.push((name, svg.into_bytes()));
-        }
-    }
     let json = serde_json::to_vec(state).map_err(|e| JobError::Run(e.to_string()))?;
     let manifest_toml = with_digest(manifest_toml, &digest(&json));
     entries.push(("tallies.json".into(), json));
     match summary {
         Summary::Pairs(summary) => {
-            let distribution: Vec<_> = pair_rows(state)
-                .flat_map(|(r, p, t)| distribution_rows(&r.variant, &p[0], &p[1], t))
-                .collect();
             entries.push(("summary.csv".into(), csv_bytes(summary).map_err(csv)?));
-            entries.push((
-                "distribution.csv".into(),
-                csv_bytes(&distribution).map_err(csv)?,
-            ));
+            entries.push(("distribution.csv".into(), distribution_csv(state)?));
         }
         Summary::Sides { sides, seats } => {
             entries.push(("summary.csv".into(), csv_bytes(sides).map_err(csv)?));
             entries.push(("seats.csv".into(), csv_bytes(seats).map_err(csv)?));
         }
     }
-    match (study, &state.study) {
-        (
-            Some(StudyRows::Sweep(table)),
-            StudyKind::Sweep {
-                strategy,
-                param,
-                vs,
-                unit,
-                ..
-            },
-        ) => {
+    match study {
+        Some(StudyRows::Sweep(table)) => {
             entries.push(("sweep.csv".into(), csv_bytes(table).map_err(csv)?));
-            let objective = state.study.objective().expect("a sweep");
-            if let Some(svg) = report::sweep_chart(table, (strategy, param, vs), unit, objective) {
-                entries.push(("sweep.svg".into(), svg.into_bytes()));
-            }
         }
-        (Some(StudyRows::Balance(table)), _) => {
+        Some(StudyRows::Balance(table)) => {
             entries.push(("balance.csv".into(), csv_bytes(table).map_err(csv)?));
-            entries.push((
-                "balance.svg".into(),
-                report::balance_chart(table).into_bytes(),
-            ));
         }
-        _ => {}
+        None => {}
     }
     if let Some(table) = ratings {
-        let tallies = row_tallies(state);
-        let unit = if pair_rows(state).any(|(_, _, t)| t.games > 0) {
-            "game"
-        } else {
-            "hand"
-        };
         entries.push(("ratings.csv".into(), csv_bytes(table).map_err(csv)?));
         entries.push((
             "crosstable.csv".into(),
-            report::crosstable_bytes(&tallies).map_err(csv)?,
-        ));
-        entries.push((
-            "ratings.svg".into(),
-            report::ratings_chart(table, unit).into_bytes(),
+            report::crosstable_bytes(&row_tallies(state)).map_err(csv)?,
         ));
     }
+    entries.extend(headline_chart(state, &rows));
     // A run that reproduces the folder's files keeps its manifest, which
     // names a command and commit that made exactly these bytes: re-making a
     // committed result leaves the tree clean.
@@ -275,12 +238,110 @@ fn reproduced_manifest(
     if Some(old_digest) != recorded_digest(manifest_toml) {
         return None;
     }
-    // One byte more than the new file is enough to tell them apart.
+    // One byte more than the new file is enough to tell them apart. A
+    // view of the tallies that is absent (`distribution.csv`, which results/
+    // does not track) is made from the same tallies as the one recorded.
     let same = entries.iter().all(|(name, bytes)| {
-        read_capped(&dir.join(name), bytes.len() as u64).is_ok_and(|old| old == *bytes)
+        let path = dir.join(name);
+        (is_view(name) && !path.exists())
+            || read_capped(&path, bytes.len() as u64).is_ok_and(|old| old == *bytes)
     });
+    // The row charts `ginlab chart` made are views too: the commit removes
+    // them as the earlier run's, and they change nothing the manifest says.
     let no_other = earlier.iter().all(|name| {
-        name == MANIFEST || entries.iter().any(|(n, _)| n == name) || !dir.join(name).exists()
+        name == MANIFEST
+            || is_view(name)
+            || entries.iter().any(|(n, _)| n == name)
+            || !dir.join(name).exists()
     });
     (same && no_other).then_some(manifest)
+}
+
+/// `distribution.csv`: every two-player row's distributions.
+fn distribution_csv(state: &State) -> Result<Vec<u8>, JobError> {
+    let distribution: Vec<_> = pair_rows(state)
+        .flat_map(|(r, p, t)| distribution_rows(&r.variant, &p[0], &p[1], t))
+        .collect();
+    csv_bytes(&distribution).map_err(|e| JobError::Run(e.to_string()))
+}
+
+/// The one chart a run writes: the study's (`sweep.svg`, `balance.svg`) or
+/// the rating list's (`ratings.svg`); none for other jobs. Every row's
+/// histograms are made on demand ([`remake_views`]).
+fn headline_chart(state: &State, rows: &Rows) -> Option<(String, Vec<u8>)> {
+    match (&rows.study, &state.study) {
+        (
+            Some(StudyRows::Sweep(table)),
+            StudyKind::Sweep {
+                strategy,
+                param,
+                vs,
+                unit,
+                ..
+            },
+        ) => {
+            let objective = state.study.objective().expect("a sweep");
+            report::sweep_chart(table, (strategy, param, vs), unit, objective)
+                .map(|svg| ("sweep.svg".into(), svg.into_bytes()))
+        }
+        (Some(StudyRows::Balance(table)), _) => Some((
+            "balance.svg".into(),
+            report::balance_chart(table).into_bytes(),
+        )),
+        _ => rows.ratings.as_ref().map(|table| {
+            let unit = if pair_rows(state).any(|(_, _, t)| t.games > 0) {
+                "game"
+            } else {
+                "hand"
+            };
+            (
+                "ratings.svg".into(),
+                report::ratings_chart(table, unit).into_bytes(),
+            )
+        }),
+    }
+}
+
+/// Whether `name` is a view of the tallies that results/ does not keep:
+/// `distribution.csv` and the rows' histograms, made again from
+/// `tallies.json` by a run or by [`remake_views`].
+fn is_view(name: &str) -> bool {
+    name == "distribution.csv"
+        || (name.ends_with(".svg")
+            && (name.starts_with("hand_score-") || name.starts_with("game_margin-")))
+}
+
+/// `ginlab chart DIR`: re-makes the finished result folder `dir`'s views
+/// from its own `tallies.json` — every row's histograms
+/// (`hand_score-*.svg`, `game_margin-*.svg` for games), the headline chart
+/// and `distribution.csv` — into `out` (default `dir`). Nothing else in the
+/// folder changes. Returns the names written, in order.
+///
+/// # Errors
+/// [`JobError::Input`]: `dir` is not a finished result folder (or its
+/// tallies do not match the manifest's digest), `out` cannot be used or is
+/// in use by a run. [`JobError::Run`]: writing the files.
+pub fn remake_views(dir: &Path, out: Option<&Path>) -> Result<Vec<String>, JobError> {
+    let (state, _) = super::state::read_finished(dir, MANIFEST)?;
+    let out = out.unwrap_or(dir);
+    let _claim = super::folder::claim_dir(out)?;
+    let rows = rows(&state);
+    let dealer_side = matches!(state.study, StudyKind::Balance { .. });
+    let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
+    for (r, players, tallies) in pair_rows(&state) {
+        for (name, svg) in report::histograms(&r.variant, players, tallies, dealer_side) {
+            entries.push((name, svg.into_bytes()));
+        }
+    }
+    entries.extend(headline_chart(&state, &rows));
+    if state.pairs() {
+        entries.push(("distribution.csv".into(), distribution_csv(&state)?));
+    }
+    let run = |e: std::io::Error| JobError::Run(e.to_string());
+    let mut files = ResultFiles::new(out).map_err(run)?;
+    for (name, bytes) in &entries {
+        files.add(name, bytes).map_err(run)?;
+    }
+    files.commit(&[]).map_err(run)?;
+    Ok(entries.into_iter().map(|(name, _)| name).collect())
 }

@@ -515,10 +515,16 @@ pub(super) fn with_digest(manifest: &str, digest: &str) -> String {
     text
 }
 
-/// The digest a manifest records, if any.
+/// The digest a manifest records, if any: its top-level line as
+/// [`with_digest`] writes it. Read from that line alone, since a manifest
+/// need not parse as TOML (a seed above 2^63 is out of TOML's integers).
 pub(super) fn recorded_digest(manifest: &str) -> Option<String> {
-    let table: toml::Table = manifest.parse().ok()?;
-    table.get(DIGEST_KEY)?.as_str().map(str::to_owned)
+    manifest.lines().find_map(|line| {
+        let value = line.strip_prefix(&format!("{DIGEST_KEY} = \""))?;
+        let digest = value.strip_suffix('"')?;
+        (!digest.is_empty() && digest.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| digest.to_owned())
+    })
 }
 
 /// A finished run's folder: its state and its manifest's text, the state

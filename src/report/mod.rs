@@ -4,7 +4,7 @@
 //! figures from those rows.
 //!
 //! Rows are flat serde structs; field order is column order and each field's
-//! doc is the README's column doc. Floating-point columns are rounded to six
+//! doc is docs/CLI.md's column doc. Floating-point columns are rounded to six
 //! decimals so that the files are stable to the byte. Files are written whole
 //! ([`ResultFiles`]): a result folder's files are all written beside their targets
 //! and only then renamed into place, the manifest last, so a folder with a
@@ -449,9 +449,20 @@ impl Manifest {
     /// The build's git commit.
     pub const COMMIT: &'static str = env!("GINLAB_GIT_COMMIT");
 
-    /// The manifest as TOML.
+    /// The manifest as TOML, after [`MANIFEST_NOTE`].
     #[must_use]
     pub fn to_toml(&self) -> String {
-        toml::to_string(self).expect("a manifest serialises")
+        format!(
+            "{MANIFEST_NOTE}{}",
+            toml::to_string(self).expect("a manifest serialises")
+        )
     }
 }
+
+/// The comment at the top of every manifest: why a re-made folder's
+/// manifest may name an older commit than the one that re-made it.
+pub const MANIFEST_NOTE: &str = "\
+# What made this folder. A later run that re-makes every file here byte for
+# byte keeps this manifest, so `git_commit` names the commit that first made
+# these bytes, not necessarily the one that last re-made them.
+";

@@ -222,7 +222,12 @@ pub fn table_header(
 /// `run`'s and `merge`'s report of a three-player or partnership job: the
 /// per-player (or per-team) table and the per-seat table.
 #[must_use]
-pub fn tables_report(sides: &[SideRow], seats: &[SideRow], seconds: f64, dir: &Path) -> String {
+pub fn tables_report(
+    sides: &[SideRow],
+    seats: &[SideRow],
+    seconds: f64,
+    dir: Option<&Path>,
+) -> String {
     let what = match sides.first().map(|r| r.format.as_str()) {
         Some("partnership") => "team",
         _ => "player",
@@ -231,9 +236,9 @@ pub fn tables_report(sides: &[SideRow], seats: &[SideRow], seconds: f64, dir: &P
     out.push_str(&side_table(seats, "seat"));
     writeln!(
         out,
-        "{} rows in {seconds:.1} s; written to {}",
+        "{} rows in {seconds:.1} s{}",
         sides.len() + seats.len(),
-        dir.display()
+        super::table::written_to(dir)
     )
     .unwrap();
     out

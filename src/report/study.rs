@@ -466,9 +466,9 @@ pub fn balance_chart(rows: &[BalanceRow]) -> String {
     )
 }
 
-/// The longest [`slug`] kept whole: with the longest prefix and `.svg`, a
-/// chart's name stays well inside the 255 bytes file systems allow.
-const SLUG_MAX: usize = 160;
+/// The longest [`slug`] kept whole: a profile's name reads in full, while
+/// an inline profile's parameter string or a bot's command is cut.
+const SLUG_MAX: usize = 64;
 
 /// A file-name-safe form of a row's names. A longer one (an external bot's
 /// whole command line) is cut and ends in a digest of the full names, so
@@ -489,7 +489,7 @@ fn slug(variant: &str, players: &[String; 2]) -> String {
         return safe;
     }
     let digest = blake3::hash(full.as_bytes()).to_hex();
-    format!("{}-{}", &safe[..SLUG_MAX - 17], &digest[..16])
+    format!("{}-{}", &safe[..SLUG_MAX - 9], &digest[..8])
 }
 
 /// The file names of a row's charts: the hand-score histogram, and the

@@ -267,7 +267,7 @@ pub fn sprt_line(test: &SprtState, played: u64) -> String {
 
 /// `run`'s and `merge`'s table of summary rows.
 #[must_use]
-pub fn summary_table(rows: &[SummaryRow], seconds: f64, dir: &Path) -> String {
+pub fn summary_table(rows: &[SummaryRow], seconds: f64, dir: Option<&Path>) -> String {
     let mut out = String::new();
     let pct = |x: f64| fixed(100.0 * x, 1);
     writeln!(
@@ -319,12 +319,18 @@ pub fn summary_table(rows: &[SummaryRow], seconds: f64, dir: &Path) -> String {
     }
     writeln!(
         out,
-        "{} rows in {seconds:.1} s; written to {}",
+        "{} rows in {seconds:.1} s{}",
         rows.len(),
-        dir.display()
+        written_to(dir)
     )
     .unwrap();
     out
+}
+
+/// `; written to DIR` after a table's count line, or nothing when the job
+/// wrote no folder.
+pub(super) fn written_to(dir: Option<&Path>) -> String {
+    dir.map_or(String::new(), |d| format!("; written to {}", d.display()))
 }
 
 /// `sweep`'s table: the value, the `objective` (the share won when the

@@ -110,12 +110,11 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     writeln!(
         table.out,
         "You against {} · rules {}{overrides} · seed {seed}\n\
-         (replay: ginlab play --vs {} --rules {}{overrides} --seed {seed})\n{}\n\
+         (replay: {})\n{}\n\
          Type help at any prompt for the answers, quit to stop.",
         table.names.them,
         args.rules.rules,
-        args.vs,
-        args.rules.rules,
+        replay_command(&args, seed),
         explain::rules_line(&rules),
     )?;
     match table.play(seed)? {
@@ -124,6 +123,28 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
             "input ended before the game finished (answer quit to stop early)",
         )),
     }
+}
+
+/// The command that replays this game, each argument quoted for a POSIX
+/// shell where it needs it (an external bot's command, a rules file's
+/// path with spaces), so it can be pasted back as printed.
+fn replay_command(args: &PlayArgs, seed: u64) -> String {
+    let seed = seed.to_string();
+    let mut words = vec![
+        "ginlab",
+        "play",
+        "--vs",
+        &args.vs,
+        "--rules",
+        &args.rules.rules,
+    ];
+    for knob in &args.rules.overrides {
+        words.extend(["--rule", knob]);
+    }
+    words.extend(["--seed", &seed]);
+    // A NUL byte cannot reach here through the command line; were one
+    // there, each word is shown as Rust would quote it.
+    shlex::try_join(words.iter().copied()).unwrap_or_else(|_| format!("{words:?}"))
 }
 
 impl<R: BufRead, W: Write> Table<'_, R, W> {
