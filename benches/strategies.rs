@@ -27,7 +27,6 @@
 //!   the decision (`own_rollout = frozen`).
 //! - `mc/budget_ms=2`: the `mc` player given 2 ms a decision (its worlds
 //!   resolved at the fixed rate), timed as `mc/samples=<K>`;
-//!   `mc/budget_ms=2,racing` the same with racing, and
 //!   `mc/budget_ms=2,own_rollout=frozen` with frozen own play, and
 //!   `mc/budget_ms=2,own_rollout=frozen,frozen_turns=2` with only its
 //!   first two rollout turns frozen (`...,adapt` also reading the
@@ -351,12 +350,6 @@ fn bench_mc(c: &mut Criterion) {
         })
         .into();
     players.push(("budget_ms=2".into(), budget.clone()));
-    // The same budget with racing (search-racing in results/README.md).
-    let racing = McParams {
-        racing: true,
-        ..budget
-    };
-    players.push(("budget_ms=2,racing".into(), racing));
     // This player's own rollout play by the tracker's frozen rules.
     let frozen = "mc:budget_ms=2,own_rollout=frozen"
         .parse::<Profile>()

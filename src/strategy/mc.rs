@@ -16,11 +16,6 @@
 //! that has not knocked rarely holds 10 or less; ten random unseen cards
 //! often do, and a random hand late in the hand is far worse than a real one.
 //!
-//! With `posterior` above 0 the worlds are also weighted by how well the
-//! opponent's sampled hand explains its last discard ([`DiscardEvidence`]),
-//! and with `rejections` above 0 by the pairs it holds that would have
-//! melded with cards it threw or passed ([`Rejections`]).
-//!
 //! Every candidate answer is then applied in every world
 //! ([`Hand::from_world`] rebuilds the hand there) and the hand is played to
 //! its end by the rollout policy (`rollout`, `greedy` or `tracker`; this
@@ -61,10 +56,6 @@
 //!   leaving the least deadwood (ties to the higher card), and knocking with
 //!   the best discard when legal.
 //!
-//! With `racing = true` (`race.rs`) the worlds come in rounds and answers
-//! the leader clearly beats stop being played out, so easy decisions stop
-//! early and the rollouts they leave go to later close calls.
-//!
 //! Time as a parameter ([`budget`]): `budget_ms` per decision sets
 //! `samples` to the worlds that many milliseconds buy at a fixed rate
 //! ([`budget::WORLDS_PER_MS`]); `game_budget_ms` gives the player an account
@@ -78,9 +69,8 @@
 //! The parts: the parameters and their profile text (`params.rs`), world
 //! sampling (`worlds.rs`), the gate (`gate.rs`), rollouts (`rollout.rs`)
 //! and the frozen own play in them (`frozen.rs`),
-//! the calibration prior (`prior.rs`), the discard evidence
-//! (`posterior.rs`), game odds (`odds.rs`), racing
-//! (`race.rs`) and budgets ([`budget`]); this file is the player, which asks them in turn.
+//! the calibration prior (`prior.rs`), game odds (`odds.rs`) and budgets
+//! ([`budget`]); this file is the player, which asks them in turn.
 
 use std::sync::{Arc, Mutex};
 
@@ -102,9 +92,7 @@ mod frozen;
 mod gate;
 mod odds;
 mod params;
-mod posterior;
 mod prior;
-mod race;
 mod rollout;
 mod worlds;
 
@@ -113,7 +101,6 @@ pub use odds::GameOdds;
 pub(in crate::strategy) use params::KIND;
 pub use frozen::Frozen;
 pub use params::{McParams, Objective, OwnRollout, Rollout, Weighting};
-pub use posterior::{DiscardEvidence, Rejections};
 pub use prior::HandPrior;
 pub use rollout::{GreedyRollout, RolloutEnd};
 pub(crate) use worlds::{sample_into, sample_world};
@@ -141,8 +128,6 @@ pub struct MonteCarlo {
     /// The opponent's knocks short of gin and its declined knocks seen
     /// this game (read with `adapt`).
     seen: [u32; 2],
-    /// Rollouts racing saved on easy decisions (without a per-game budget).
-    savings: race::Savings,
 }
 
 impl std::fmt::Debug for MonteCarlo {
@@ -211,7 +196,6 @@ impl MonteCarlo {
             account,
             frozen: None,
             seen: [0; 2],
-            savings: race::Savings::default(),
         }
     }
 
@@ -290,12 +274,6 @@ impl MonteCarlo {
         // The buffers of earlier decisions are used again.
         let mut s = Sampled {
             draws: prior::opponent_draws(view),
-            evidence: DiscardEvidence::from_view(view, self.params.posterior),
-            rejections: match (&knowledge, self.params.rejections) {
-                (_, 0.0) => None,
-                (Some(k), sharpness) => Rejections::from_knowledge(k, sharpness),
-                (None, sharpness) => Rejections::from_knowledge(&Knowledge::from_view(view), sharpness),
-            },
             worlds: std::mem::take(&mut self.worlds),
             weights: Vec::with_capacity(samples),
             values: std::mem::take(&mut self.values),
@@ -303,40 +281,8 @@ impl MonteCarlo {
         };
         s.values.clear();
         let all: Vec<usize> = (0..n).collect();
-        let best = if self.params.racing {
-            let saved = match self.account {
-                Some(_) => 0,
-                None => self.savings.take(),
-            };
-            let plan = race::Plan::new(samples, n, saved, budget::MAX_WORLDS as usize);
-            let mut live = all;
-            let mut spent = 0;
-            loop {
-                let count = plan.next_round(s.weights.len(), spent, live.len());
-                if count == 0 {
-                    break;
-                }
-                self.sample_round(view, knowledge.as_ref(), candidates, &live, &mut s, count);
-                spent += count * live.len();
-                race::drop_beaten(&s.values, &s.weights, n, &mut live, race::DROP_Z);
-            }
-            let left = plan.rollouts - spent;
-            match self.account.as_mut() {
-                Some(account) => account.refund((left / n) as u64),
-                None => self.savings.put(left, samples * race::SAVINGS_CAP),
-            }
-            // The gate among the survivors, the base's answer first if it
-            // survived (else the best mean of the survivors).
-            let kept: Vec<f64> = (0..s.weights.len())
-                .flat_map(|w| live.iter().map(move |&c| w * n + c))
-                .map(|i| s.values[i])
-                .collect();
-            let confidence = if live[0] == 0 { self.params.confidence } else { 0.0 };
-            live[pick_candidate(&kept, &s.weights, live.len(), confidence)]
-        } else {
-            self.sample_round(view, knowledge.as_ref(), candidates, &all, &mut s, samples);
-            pick_candidate(&s.values, &s.weights, n, self.params.confidence)
-        };
+        self.sample_round(view, knowledge.as_ref(), candidates, &all, &mut s, samples);
+        let best = pick_candidate(&s.values, &s.weights, n, self.params.confidence);
         s.worlds.truncate(s.weights.len());
         self.worlds = s.worlds;
         self.values = s.values;
@@ -369,12 +315,7 @@ impl MonteCarlo {
                 .as_ref()
                 .filter(|_| self.params.calibrate)
                 .map_or(1.0, |(_, p)| p.weight(s.draws, world.opponent));
-            let evidence = s.evidence.map_or(1.0, |e| e.weight(world.opponent));
-            let rejections = s
-                .rejections
-                .as_ref()
-                .map_or(1.0, |r| r.weight(world.opponent));
-            s.weights.push(prior * evidence * rejections);
+            s.weights.push(prior);
             self.play_out(view, world, candidates, live, &mut s.scratch, &mut s.values);
         }
     }
@@ -536,10 +477,6 @@ impl MonteCarlo {
 struct Sampled<'v> {
     /// The opponent's draws so far (for the calibration's weights).
     draws: usize,
-    /// The opponent's last discard, when the posterior reads it.
-    evidence: Option<DiscardEvidence>,
-    /// The cards the opponent threw or passed, when they are read.
-    rejections: Option<Rejections>,
     worlds: Vec<World>,
     weights: Vec<f64>,
     values: Vec<f64>,
@@ -764,37 +701,6 @@ mod tests {
         mc.take_upcard(&hand.view(Seat::A));
         assert_eq!(mc.account.map(|a| a.left()), Some(48 * 15));
         assert!(mc.worlds.is_empty());
-    }
-
-    /// Racing: taking the upcard that makes gin is clearly best after one
-    /// round, so the decision samples a quarter of its worlds and saves the
-    /// rest of its rollouts; the next decision may spend them. With a
-    /// per-game budget the unused worlds go back to the account.
-    #[test]
-    fn racing_stops_an_easy_decision_early_and_saves_the_rest() {
-        let rules = Rules::standard();
-        let d = deck(NEAR_GIN, OTHER, "QH", "");
-        let hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
-        let racing = McParams {
-            racing: true,
-            ..McParams::default()
-        };
-        let mut mc = MonteCarlo::new(racing.clone(), 1);
-        assert!(mc.take_upcard(&hand.view(Seat::A)));
-        assert_eq!(mc.worlds.len(), 16);
-        assert_eq!(mc.savings.left(), 64 * 2 - 16 * 2);
-        // Without racing all 64 worlds are sampled.
-        let mut fixed = MonteCarlo::new(McParams::default(), 1);
-        assert!(fixed.take_upcard(&hand.view(Seat::A)));
-        assert_eq!((fixed.worlds.len(), fixed.savings.left()), (64, 0));
-        let per_game = McParams {
-            game_worlds: Some(48 * 64),
-            ..racing
-        };
-        let mut mc = MonteCarlo::new(per_game, 1);
-        assert!(mc.take_upcard(&hand.view(Seat::A)));
-        assert_eq!(mc.account.map(|a| a.left()), Some(47 * 64 + 48));
-        assert_eq!(mc.savings.left(), 0);
     }
 
     /// `own_rollout`: in a rollout this player's future play is its own

@@ -45,8 +45,8 @@ pub use external::{
 pub use greedy::Greedy;
 pub use knowledge::Knowledge;
 pub use mc::{
-    DiscardEvidence, Frozen, GameOdds, GreedyRollout, HandPrior, McParams, Model, MonteCarlo,
-    Objective, OwnRollout, Rejections, Rollout, RolloutEnd, Weighting, World, budget,
+    Frozen, GameOdds, GreedyRollout, HandPrior, McParams, Model, MonteCarlo, Objective, OwnRollout,
+    Rollout, RolloutEnd, Weighting, World, budget,
 };
 pub use profile::{
     Kind, Param, ParamError, ParamType, ParamValue, Params, Profile, ProfileError, builtin_kinds,

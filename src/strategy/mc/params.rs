@@ -36,9 +36,6 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("discards", ParamType::Integer, "an integer from 1 to 11"),
         Param::new("confidence", ParamType::Number, "a number from 0 to 10"),
         Param::new("calibrate", ParamType::Boolean, "true or false"),
-        Param::new("posterior", ParamType::Number, "a number from 0 to 10"),
-        Param::new("rejections", ParamType::Number, "a number from 0 to 10"),
-        Param::new("racing", ParamType::Boolean, "true or false"),
         Param::new("adapt", ParamType::Boolean, "true or false"),
         Param::new("adapt_prior", ParamType::Number, "a number above 0 and below 1"),
         Param::new("adapt_share", ParamType::Number, "a number from 0 to below 1"),
@@ -151,16 +148,6 @@ pub struct McParams {
     /// Weight worlds by how likely a real opponent's hand has their
     /// deadwood ([`HandPrior`](super::HandPrior)).
     pub calibrate: bool,
-    /// How sharply the opponent's last discard weighs the worlds
-    /// ([`DiscardEvidence`](super::DiscardEvidence); 0 to 10, 0: not read).
-    pub posterior: f64,
-    /// How sharply pairs of the opponent's sampled hand that meld with a
-    /// card it threw or passed weigh its worlds down
-    /// ([`Rejections`](super::Rejections); 0 to 10, 0: not read).
-    pub rejections: f64,
-    /// Sample worlds in rounds and drop clearly worse answers, saving the
-    /// rollouts of easy decisions for close calls (`race.rs`).
-    pub racing: bool,
     /// Model the opponent in a share of the rollouts as declining knocks
     /// (playing for gin, or knocking at `adapt_share` of its chances), the
     /// share read from the knocks it made and declined this game
@@ -200,9 +187,6 @@ impl Default for McParams {
             objective: Objective::Points,
             discards: 4,
             calibrate: true,
-            posterior: 0.0,
-            rejections: 0.0,
-            racing: false,
             adapt: false,
             adapt_prior: 0.5,
             adapt_share: 0.0,
@@ -315,17 +299,6 @@ impl Params for McParams {
                     .filter(|x: &f64| *x > 0.0 && *x <= 1.0)
                     .ok_or(ParamError::Invalid)?;
             }
-            "posterior" | "rejections" => {
-                let x = value
-                    .read()
-                    .filter(|x: &f64| (0.0..=10.0).contains(x))
-                    .ok_or(ParamError::Invalid)?;
-                if key == "posterior" {
-                    self.posterior = x;
-                } else {
-                    self.rejections = x;
-                }
-            }
             "confidence" => {
                 self.confidence = value
                     .read()
@@ -336,9 +309,6 @@ impl Params for McParams {
                 self.calibrate = value
                     .read()
                     .ok_or(ParamError::Invalid)?;
-            }
-            "racing" => {
-                self.racing = value.read().ok_or(ParamError::Invalid)?;
             }
             "adapt" => {
                 self.adapt = value.read().ok_or(ParamError::Invalid)?;
@@ -503,17 +473,8 @@ impl fmt::Display for McParams {
         if self.confidence != d.confidence {
             params.push(format!("confidence={}", self.confidence));
         }
-        if self.posterior != d.posterior {
-            params.push(format!("posterior={}", self.posterior));
-        }
-        if self.rejections != d.rejections {
-            params.push(format!("rejections={}", self.rejections));
-        }
         if self.calibrate != d.calibrate {
             params.push(format!("calibrate={}", self.calibrate));
-        }
-        if self.racing != d.racing {
-            params.push(format!("racing={}", self.racing));
         }
         if self.adapt != d.adapt {
             params.push(format!("adapt={}", self.adapt));
@@ -565,7 +526,7 @@ mod tests {
             "mc:adapt=true,adapt_prior=0.25",
             "mc:samples=640,own_rollout=frozen,adapt=true,adapt_share=0.3,frozen_turns=2,prune=true",
             "mc:samples=640,own_rollout=frozen,opp_knock_share=0.3,frozen_turns=2,prune=true",
-            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,rejections=1.5,calibrate=false,racing=true,seed=7",
+            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,calibrate=false,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
             assert_eq!(profile.to_string(), text);
