@@ -53,7 +53,7 @@ use ginlab::engine::{
 };
 use ginlab::rules::Rules;
 use ginlab::strategy::{
-    Frozen, Greedy, GreedyRollout, Knowledge, McParams, MonteCarlo, Profile, Tracker,
+    Frozen, Greedy, GreedyRollout, Knowledge, McConfig, McParams, MonteCarlo, Profile, Tracker,
 };
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -285,7 +285,7 @@ fn decision_states<'r>(rules: &'r Rules, decks: &[Deck]) -> Vec<Hand<'r>> {
 fn bench_rollouts(c: &mut Criterion) {
     let rules = Rules::eaai();
     let states = decision_states(&rules, &decks(64));
-    let mut sampler = MonteCarlo::new(McParams::default(), 5);
+    let mut sampler = MonteCarlo::new(McConfig::default(), 5);
     let mut worlds = Vec::new();
     let mut frozen = Vec::new();
     for state in &states {
@@ -382,7 +382,7 @@ fn bench_mc(c: &mut Criterion) {
     ));
     for (id, params) in players {
         let run = || {
-            let mut mc = MonteCarlo::new(params.clone(), 1);
+            let mut mc = MonteCarlo::new(params.config().unwrap(), 1);
             let points = play(&rules, &decks, &mut mc, &mut Greedy::default());
             (points, mc.decisions())
         };
