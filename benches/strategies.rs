@@ -27,7 +27,6 @@
 //!   the decision (`own_rollout = frozen`).
 //! - `mc/budget_ms=2`: the `mc` player given 2 ms a decision (its worlds
 //!   resolved at the fixed rate), timed as `mc/samples=<K>`;
-//!   `mc/budget_ms=2,racing` the same with racing, and
 //!   `mc/budget_ms=2,own_rollout=frozen` with frozen own play, and
 //!   `mc/budget_ms=2,own_rollout=frozen,frozen_turns=2` with only its
 //!   first two rollout turns frozen (`...,adapt` also reading the
@@ -54,7 +53,7 @@ use ginlab::engine::{
 };
 use ginlab::rules::Rules;
 use ginlab::strategy::{
-    Frozen, Greedy, GreedyRollout, Knowledge, McParams, MonteCarlo, Profile, Tracker,
+    Frozen, Greedy, GreedyRollout, Knowledge, McConfig, McParams, MonteCarlo, Profile, Tracker,
 };
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -286,7 +285,7 @@ fn decision_states<'r>(rules: &'r Rules, decks: &[Deck]) -> Vec<Hand<'r>> {
 fn bench_rollouts(c: &mut Criterion) {
     let rules = Rules::eaai();
     let states = decision_states(&rules, &decks(64));
-    let mut sampler = MonteCarlo::new(McParams::default(), 5);
+    let mut sampler = MonteCarlo::new(McConfig::default(), 5);
     let mut worlds = Vec::new();
     let mut frozen = Vec::new();
     for state in &states {
@@ -351,12 +350,6 @@ fn bench_mc(c: &mut Criterion) {
         })
         .into();
     players.push(("budget_ms=2".into(), budget.clone()));
-    // The same budget with racing (search-racing in results/README.md).
-    let racing = McParams {
-        racing: true,
-        ..budget
-    };
-    players.push(("budget_ms=2,racing".into(), racing));
     // This player's own rollout play by the tracker's frozen rules.
     let frozen = "mc:budget_ms=2,own_rollout=frozen"
         .parse::<Profile>()
@@ -389,7 +382,7 @@ fn bench_mc(c: &mut Criterion) {
     ));
     for (id, params) in players {
         let run = || {
-            let mut mc = MonteCarlo::new(params.clone(), 1);
+            let mut mc = MonteCarlo::new(params.config().unwrap(), 1);
             let points = play(&rules, &decks, &mut mc, &mut Greedy::default());
             (points, mc.decisions())
         };

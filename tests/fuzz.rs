@@ -754,8 +754,6 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                 OwnRollout::Tracker,
                 OwnRollout::Frozen,
             ])),
-            0.0f64..=10.0,
-            0.0f64..=10.0,
         ),
         (
             any::<bool>(),
@@ -763,7 +761,6 @@ fn mc_params() -> impl Strategy<Value = McParams> {
             0.0f64..=10.0,
             any::<bool>(),
             any::<u64>(),
-            any::<bool>(),
             any::<bool>(),
             any::<bool>(),
             prop::option::of(0.01f64..0.99),
@@ -774,8 +771,8 @@ fn mc_params() -> impl Strategy<Value = McParams> {
         .prop_map(
             |(
                 (samples, rollout, base, discards, frozen_turns),
-                (own, opp, own_rollout, posterior, rejections),
-                (w, o, confidence, calibrate, seed, racing, adapt, prune, prior, share, opp_share),
+                (own, opp, own_rollout),
+                (w, o, confidence, calibrate, seed, adapt, prune, prior, share, opp_share),
             )| {
                 // Frozen plays on greedy rollouts only.
                 let own_rollout =
@@ -805,10 +802,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                         Objective::Points
                     },
                     confidence,
-                    posterior,
-                    rejections,
                     calibrate,
-                    racing,
                     adapt,
                     adapt_prior: prior.filter(|_| adapt).unwrap_or(0.5),
                     adapt_share: share.filter(|_| adapt && fast).unwrap_or(0.0),

@@ -78,7 +78,7 @@ proptest! {
         let actions = greedy_actions(&rules, &deck, Seat::B);
         let mut hand = Hand::new(&rules, &deck, Seat::B, [0, 0]).unwrap();
         let weighting = if weighted { Weighting::Tracker } else { Weighting::None };
-        let mut mc = MonteCarlo::new(McParams { weighting, ..McParams::default() }, seed);
+        let mut mc = MonteCarlo::new(McParams { weighting, ..McParams::default() }.config().unwrap(), seed);
         for &(seat, action) in &actions {
             let view = hand.view(seat);
             let knowledge = Knowledge::from_view(&view);
@@ -257,7 +257,7 @@ fn mc_is_deterministic_by_seed() {
             seed,
             ..McParams::default()
         };
-        let mut mc = MonteCarlo::new(params, 3);
+        let mut mc = MonteCarlo::new(params.config().unwrap(), 3);
         worlds.push(mc.sample_world(&hand.view(Seat::A), None));
     }
     assert_ne!(worlds[0], worlds[1]);

@@ -16,11 +16,6 @@
 //! that has not knocked rarely holds 10 or less; ten random unseen cards
 //! often do, and a random hand late in the hand is far worse than a real one.
 //!
-//! With `posterior` above 0 the worlds are also weighted by how well the
-//! opponent's sampled hand explains its last discard ([`DiscardEvidence`]),
-//! and with `rejections` above 0 by the pairs it holds that would have
-//! melded with cards it threw or passed ([`Rejections`]).
-//!
 //! Every candidate answer is then applied in every world
 //! ([`Hand::from_world`] rebuilds the hand there) and the hand is played to
 //! its end by the rollout policy (`rollout`, `greedy` or `tracker`; this
@@ -61,10 +56,6 @@
 //!   leaving the least deadwood (ties to the higher card), and knocking with
 //!   the best discard when legal.
 //!
-//! With `racing = true` (`race.rs`) the worlds come in rounds and answers
-//! the leader clearly beats stop being played out, so easy decisions stop
-//! early and the rollouts they leave go to later close calls.
-//!
 //! Time as a parameter ([`budget`]): `budget_ms` per decision sets
 //! `samples` to the worlds that many milliseconds buy at a fixed rate
 //! ([`budget::WORLDS_PER_MS`]); `game_budget_ms` gives the player an account
@@ -75,12 +66,15 @@
 //! Deterministic for a given seed: the seed of the harness and the profile's
 //! `seed` are mixed into one generator, used only for sampling.
 //!
-//! The parts: the parameters and their profile text (`params.rs`), world
-//! sampling (`worlds.rs`), the gate (`gate.rs`), rollouts (`rollout.rs`)
-//! and the frozen own play in them (`frozen.rs`),
-//! the calibration prior (`prior.rs`), the discard evidence
-//! (`posterior.rs`), game odds (`odds.rs`), racing
-//! (`race.rs`) and budgets ([`budget`]); this file is the player, which asks them in turn.
+//! The parts: the typed configuration (`config.rs`, [`McConfig`]), the
+//! profile keys that resolve to it (`params.rs`), world sampling and the
+//! world-weight seam (`worlds.rs`, [`WorldWeight`]), the gate (`gate.rs`),
+//! rollouts (`rollout.rs`), the frozen own play in them (`frozen.rs`), the
+//! opponent models of the fast rollouts (`opponent.rs`, [`OpponentPolicy`]),
+//! what a rollout is worth (`value.rs`, [`Evaluator`]), the calibration
+//! prior (`prior.rs`, a [`WorldWeight`]), game odds (`odds.rs`, an
+//! [`Evaluator`]) and budgets ([`budget`]); this file is the player, which
+//! asks them in turn.
 
 use std::sync::{Arc, Mutex};
 
@@ -98,37 +92,47 @@ use crate::rules::Rules;
 use super::{Greedy, Knowledge, Tracker, best_discard_except};
 
 pub mod budget;
+mod config;
 mod frozen;
 mod gate;
 mod odds;
+mod opponent;
 mod params;
-mod posterior;
 mod prior;
-mod race;
 mod rollout;
+mod value;
 mod worlds;
 
 pub use gate::pick_candidate;
 pub use odds::GameOdds;
 pub(in crate::strategy) use params::KIND;
 pub use frozen::Frozen;
+pub use config::{
+    Budget, Choice, FastOwn, McConfig, OpponentModel, RolloutPlay, Rollouts, WorldModel,
+};
 pub use params::{McParams, Objective, OwnRollout, Rollout, Weighting};
-pub use posterior::{DiscardEvidence, Rejections};
 pub use prior::HandPrior;
 pub use rollout::{GreedyRollout, RolloutEnd};
+pub use value::{Evaluator, Points};
 pub(crate) use worlds::{sample_into, sample_world};
-pub use worlds::World;
+pub use opponent::{Knocks, OpponentPolicy};
+pub use worlds::{Decision, World, WorldWeight};
 
 /// The Monte Carlo determinization player.
 pub struct MonteCarlo {
-    params: McParams,
+    params: McConfig,
     rng: Pcg64Mcg,
     /// The base policy, asked first at every decision.
     base: Box<dyn Strategy>,
     /// Rollout policies: this player's own future play, the opponent's.
     players: [Box<dyn Strategy>; 2],
-    odds: Option<Arc<GameOdds>>,
-    prior: Option<(Rules, Arc<HandPrior>)>,
+    /// The evaluator of `objective = game` and the rules it was built for
+    /// (`None`: hand points).
+    evaluator: Option<(Rules, Arc<dyn Evaluator>)>,
+    /// The world weight of the rules it was built for (the calibration).
+    weight: Option<(Rules, Arc<dyn WorldWeight>)>,
+    /// The opponent model of the fast rollouts.
+    opponent: Box<dyn OpponentPolicy>,
     worlds: Vec<World>,
     values: Vec<f64>,
     /// Decisions asked for, and those answered by sampling.
@@ -138,11 +142,6 @@ pub struct MonteCarlo {
     /// This player's own play in rollouts at the current decision, with
     /// `own_rollout = frozen`.
     frozen: Option<Frozen>,
-    /// The opponent's knocks short of gin and its declined knocks seen
-    /// this game (read with `adapt`).
-    seen: [u32; 2],
-    /// Rollouts racing saved on easy decisions (without a per-game budget).
-    savings: race::Savings,
 }
 
 impl std::fmt::Debug for MonteCarlo {
@@ -186,32 +185,32 @@ fn rollout_player(rollout: Rollout, knock_at: Option<u8>) -> Box<dyn Strategy> {
 impl MonteCarlo {
     /// A player with `params`, its sampling seeded by `seed` and `params.seed`.
     #[must_use]
-    pub fn new(params: McParams, seed: u64) -> MonteCarlo {
-        let account = params.game_worlds.map(budget::GameAccount::new);
+    pub fn new(params: McConfig, seed: u64) -> MonteCarlo {
+        let account = params.account();
+        let opponent = opponent::build(match params.rollouts.play {
+            RolloutPlay::Fast { opponent, .. } => opponent,
+            // Engine rollouts play the opponent's policy as it is.
+            RolloutPlay::Engine { .. } => OpponentModel::Fixed { knock_share: 1.0 },
+        });
         MonteCarlo {
             rng: Pcg64Mcg::seed_from_u64(crate::seed::mix(seed ^ crate::seed::mix(params.seed))),
-            base: rollout_player(params.base, None),
+            base: rollout_player(params.choice.base, None),
             players: [
                 rollout_player(
-                    match params.own_rollout() {
-                        OwnRollout::Greedy => Rollout::Greedy,
-                        // Frozen plays on the greedy fast path only.
-                        OwnRollout::Tracker | OwnRollout::Frozen => Rollout::Tracker,
-                    },
-                    params.own_knock_at,
+                    params.rollouts.own_policy(),
+                    params.rollouts.own_knock_at,
                 ),
                 params.opponent_model().player(),
             ],
             params,
-            odds: None,
-            prior: None,
+            evaluator: None,
+            weight: None,
+            opponent,
             worlds: Vec::new(),
             values: Vec::new(),
             decisions: [0; 2],
             account,
             frozen: None,
-            seen: [0; 2],
-            savings: race::Savings::default(),
         }
     }
 
@@ -223,35 +222,19 @@ impl MonteCarlo {
         self.decisions
     }
 
-    /// With `adapt`, the chance that the opponent is of the kind that
-    /// declines knocks rather than one that knocks as soon as it may: the
-    /// share starts at `adapt_prior` (even odds by default); each knock it
+    /// The share of worlds whose rollouts model the opponent as the kind
+    /// that declines knocks ([`OpponentModel::Adaptive`]): it starts at
+    /// the model's `prior` (even odds by default); each knock the opponent
     /// declined this game multiplies the odds for the declining kind by 10
-    /// (1 / `ADAPT_ODDS`), and each knock short of gin it was seen to make
-    /// multiplies them by `adapt_share` (at least `ADAPT_ODDS`, a tenth).
-    /// That share of the worlds (chosen by the opponent's sampled hand)
-    /// model it in rollouts as the declining kind, which knocks short of
-    /// gin at `adapt_share` of its chances (0 by default: it plays for gin
-    /// only); the rest model it knocking at `opp_knock_at`. 0 without
-    /// `adapt`.
-    ///
-    /// A decline is seen when this player knocks: the opponent's shown
-    /// hand is the ten cards it kept at its last turn end, when it could
-    /// have knocked with them if their deadwood was within the limit. A
-    /// player that knocks as soon as it may (simple, greedy) never
-    /// declines and soon shows a knock short of gin; one that plays for gin
-    /// declines.
+    /// (1 / `ADAPT_ODDS`), and each knock short of gin it was seen to
+    /// make multiplies them by the model's `share` (at least `ADAPT_ODDS`,
+    /// a tenth). Those worlds (chosen by the opponent's
+    /// sampled hand) model it as knocking short of gin at `share` of its
+    /// chances (0: it plays for gin only); the rest model it knocking at
+    /// `opp_knock_at`. 0 for a fixed model.
     #[must_use]
     pub fn gin_chance(&self) -> f64 {
-        if !self.params.adapt {
-            return 0.0;
-        }
-        let [knocks, declines] = self.seen.map(f64::from);
-        let prior = self.params.adapt_prior;
-        // A knock is weaker evidence against a kind that knocks at a share
-        // of its chances than against one that plays for gin only.
-        let knock_odds = self.params.adapt_share.max(ADAPT_ODDS);
-        1.0 / (1.0 + (1.0 - prior) / prior * ADAPT_ODDS.powf(declines) / knock_odds.powf(knocks))
+        self.opponent.gin_chance()
     }
 
     /// Samples one world consistent with `view` (see the module docs).
@@ -270,16 +253,23 @@ impl MonteCarlo {
             return 0;
         }
         self.decisions[1] += 1;
-        let knowledge = match self.params.weighting {
+        let knowledge = match self.params.worlds.weighting {
             Weighting::Tracker => Some(Knowledge::from_view(view)),
             Weighting::None => None,
         };
         let samples = match self.account.as_mut() {
             Some(account) => account.share(),
-            None => u64::from(self.params.samples),
+            None => match self.params.budget {
+                Budget::Decision { samples } => u64::from(samples),
+                Budget::Game { .. } => unreachable!("a per-game budget has an account"),
+            },
         } as usize;
         self.prepare_tables(view);
-        if self.params.own_rollout() == OwnRollout::Frozen {
+        if let RolloutPlay::Fast {
+            own: FastOwn::Frozen { .. },
+            ..
+        } = self.params.rollouts.play
+        {
             let tracker = Tracker::default();
             self.frozen = Some(match &knowledge {
                 Some(k) => Frozen::new(k, &tracker),
@@ -290,12 +280,6 @@ impl MonteCarlo {
         // The buffers of earlier decisions are used again.
         let mut s = Sampled {
             draws: prior::opponent_draws(view),
-            evidence: DiscardEvidence::from_view(view, self.params.posterior),
-            rejections: match (&knowledge, self.params.rejections) {
-                (_, 0.0) => None,
-                (Some(k), sharpness) => Rejections::from_knowledge(k, sharpness),
-                (None, sharpness) => Rejections::from_knowledge(&Knowledge::from_view(view), sharpness),
-            },
             worlds: std::mem::take(&mut self.worlds),
             weights: Vec::with_capacity(samples),
             values: std::mem::take(&mut self.values),
@@ -303,40 +287,8 @@ impl MonteCarlo {
         };
         s.values.clear();
         let all: Vec<usize> = (0..n).collect();
-        let best = if self.params.racing {
-            let saved = match self.account {
-                Some(_) => 0,
-                None => self.savings.take(),
-            };
-            let plan = race::Plan::new(samples, n, saved, budget::MAX_WORLDS as usize);
-            let mut live = all;
-            let mut spent = 0;
-            loop {
-                let count = plan.next_round(s.weights.len(), spent, live.len());
-                if count == 0 {
-                    break;
-                }
-                self.sample_round(view, knowledge.as_ref(), candidates, &live, &mut s, count);
-                spent += count * live.len();
-                race::drop_beaten(&s.values, &s.weights, n, &mut live, race::DROP_Z);
-            }
-            let left = plan.rollouts - spent;
-            match self.account.as_mut() {
-                Some(account) => account.refund((left / n) as u64),
-                None => self.savings.put(left, samples * race::SAVINGS_CAP),
-            }
-            // The gate among the survivors, the base's answer first if it
-            // survived (else the best mean of the survivors).
-            let kept: Vec<f64> = (0..s.weights.len())
-                .flat_map(|w| live.iter().map(move |&c| w * n + c))
-                .map(|i| s.values[i])
-                .collect();
-            let confidence = if live[0] == 0 { self.params.confidence } else { 0.0 };
-            live[pick_candidate(&kept, &s.weights, live.len(), confidence)]
-        } else {
-            self.sample_round(view, knowledge.as_ref(), candidates, &all, &mut s, samples);
-            pick_candidate(&s.values, &s.weights, n, self.params.confidence)
-        };
+        self.sample_round(view, knowledge.as_ref(), candidates, &all, &mut s, samples);
+        let best = pick_candidate(&s.values, &s.weights, n, self.params.choice.confidence);
         s.worlds.truncate(s.weights.len());
         self.worlds = s.worlds;
         self.values = s.values;
@@ -355,6 +307,10 @@ impl MonteCarlo {
         count: usize,
     ) {
         let from = s.weights.len();
+        let decision = Decision {
+            view,
+            opponent_draws: s.draws,
+        };
         for w in from..from + count {
             if w == s.worlds.len() {
                 s.worlds.push(World {
@@ -364,17 +320,11 @@ impl MonteCarlo {
             }
             sample_into(&mut self.rng, view, knowledge, &mut s.worlds[w]);
             let world = &s.worlds[w];
-            let prior = self
-                .prior
+            let weight = self
+                .weight
                 .as_ref()
-                .filter(|_| self.params.calibrate)
-                .map_or(1.0, |(_, p)| p.weight(s.draws, world.opponent));
-            let evidence = s.evidence.map_or(1.0, |e| e.weight(world.opponent));
-            let rejections = s
-                .rejections
-                .as_ref()
-                .map_or(1.0, |r| r.weight(world.opponent));
-            s.weights.push(prior * evidence * rejections);
+                .map_or(1.0, |(_, w)| w.weight(&decision, world.opponent));
+            s.weights.push(weight);
             self.play_out(view, world, candidates, live, &mut s.scratch, &mut s.values);
         }
     }
@@ -382,22 +332,23 @@ impl MonteCarlo {
     /// Builds (or finds) the tables the decision needs under `view`'s rules.
     fn prepare_tables(&mut self, view: &PlayerView<'_>) {
         if self.params.objective == Objective::Game
-            && self.odds.as_ref().is_none_or(|o| o.rules() != view.rules)
+            && self.evaluator.as_ref().is_none_or(|(rules, _)| rules != view.rules)
         {
-            self.odds = Some(GameOdds::shared(view.rules, self.params.rollout));
+            let odds = GameOdds::shared(view.rules, self.params.rollouts.opponent_policy());
+            self.evaluator = Some((view.rules.clone(), odds as Arc<dyn Evaluator>));
         }
-        if self.params.calibrate
+        if self.params.worlds.calibrate
             && self
-                .prior
+                .weight
                 .as_ref()
                 .is_none_or(|(rules, _)| rules != view.rules)
         {
-            let weighting = self.params.weighting;
+            let weighting = self.params.worlds.weighting;
             let model = self.params.opponent_model();
             let prior = shared(&PRIORS, (view.rules.clone(), weighting, model), || {
                 HandPrior::measure(view.rules, weighting, model)
             });
-            self.prior = Some((view.rules.clone(), prior));
+            self.weight = Some((view.rules.clone(), prior as Arc<dyn WorldWeight>));
         }
     }
 
@@ -419,25 +370,19 @@ impl MonteCarlo {
         let first = values.len();
         values.resize(first + candidates.len(), f64::NAN);
         let seat = view.seat;
-        if self.params.rollout == Rollout::Greedy && self.params.own_rollout() != OwnRollout::Tracker
-        {
+        if let RolloutPlay::Fast { own, .. } = self.params.rollouts.play {
             let mut base = GreedyRollout::new(view, world.opponent, &world.stock);
             if let Some(rules) = &self.frozen {
                 base = base.with_frozen(seat, rules);
-                if let Some(turns) = self.params.frozen_turns {
+                if let FastOwn::Frozen { turns: Some(turns) } = own {
                     base = base.frozen_for(u32::from(turns));
                 }
             }
-            let mut knock_at = [self.params.opp_knock_at; 2];
-            let mut share = self.params.opp_knock_share;
-            if self.params.adapt && gin_world(world.opponent, self.gin_chance()) {
-                if self.params.adapt_share > 0.0 {
-                    share = self.params.adapt_share;
-                } else {
-                    knock_at = [Some(0); 2];
-                }
-            }
-            knock_at[seat.index()] = self.params.own_knock_at.or_else(|| {
+            let Knocks { knock_at, share } = self
+                .opponent
+                .knocks(world.opponent, self.params.rollouts.opp_knock_at);
+            let mut knock_at = [knock_at; 2];
+            knock_at[seat.index()] = self.params.rollouts.own_knock_at.or_else(|| {
                 self.frozen
                     .as_ref()
                     .map(|frozen| frozen.knock_at(view.rules))
@@ -485,20 +430,9 @@ impl MonteCarlo {
     /// scoreless tie) is worth to the player of `view`.
     fn value(&self, view: &PlayerView<'_>, winner: Option<(Seat, u32)>) -> f64 {
         let won = winner.map(|(s, points)| (s == view.seat, points));
-        match (self.params.objective, &self.odds) {
-            (Objective::Game, Some(odds)) => {
-                let [mine, theirs] = view.scores;
-                match won {
-                    Some((true, p)) => odds.win(mine + p, theirs),
-                    Some((false, p)) => odds.win(mine, theirs + p),
-                    None => odds.win(mine, theirs),
-                }
-            }
-            _ => match won {
-                Some((true, p)) => f64::from(p),
-                Some((false, p)) => -f64::from(p),
-                None => 0.0,
-            },
+        match &self.evaluator {
+            Some((_, evaluator)) => evaluator.value(view.scores, won),
+            None => Points.value(view.scores, won),
         }
     }
 
@@ -517,14 +451,15 @@ impl MonteCarlo {
             .map(|c| (meld::deadwood(view.hand.without(c)), c))
             .collect();
         ranked.sort_by_key(|&(d, c)| (d, std::cmp::Reverse((c.rank(), c.suit()))));
-        let mut out = Vec::with_capacity(usize::from(self.params.discards) + 1);
+        let discards = usize::from(self.params.choice.discards);
+        let mut out = Vec::with_capacity(discards + 1);
         if can_knock {
             out.push(Action::EndTurn(TurnEnd::Knock(best.card)));
         }
         out.extend(
             ranked
                 .iter()
-                .take(usize::from(self.params.discards))
+                .take(discards)
                 .map(|&(_, c)| Action::EndTurn(TurnEnd::Discard(c))),
         );
         out
@@ -536,35 +471,15 @@ impl MonteCarlo {
 struct Sampled<'v> {
     /// The opponent's draws so far (for the calibration's weights).
     draws: usize,
-    /// The opponent's last discard, when the posterior reads it.
-    evidence: Option<DiscardEvidence>,
-    /// The cards the opponent threw or passed, when they are read.
-    rejections: Option<Rejections>,
     worlds: Vec<World>,
     weights: Vec<f64>,
     values: Vec<f64>,
     scratch: Option<Hand<'v>>,
 }
 
-/// How much one knock short of gin (or one declined knock) seen from the
-/// opponent shifts the odds that it plays for gin ([`MonteCarlo::gin_chance`]):
-/// a tenth, not zero, because a player holding for gin may still knock
-/// when the stock runs low, and a knocker may hold a hand it expects to
-/// undercut.
-pub const ADAPT_ODDS: f64 = 0.1;
-
 /// Mixed into the hash of a world's opponent hand that decides which of
 /// its knock chances the opponent takes in rollouts (`opp_knock_share`).
 const SHARE_SALT: u64 = 0x5151;
-
-/// Whether the world whose opponent holds `opponent` models it as playing
-/// for gin, for a share `chance` of worlds: a hash of the hand against
-/// `chance`, so the choice needs no draw from the sampling generator and
-/// the worlds stay those of the same seed without `adapt`.
-fn gin_world(opponent: CardSet, chance: f64) -> bool {
-    let u = (crate::seed::mix(opponent.bits()) >> 11) as f64 / (1u64 << 53) as f64;
-    u < chance
-}
 
 /// Whether taking `top` from the pile cannot help `hand` (`prune`): no card
 /// of the hand has its rank or lies within two ranks of it in its suit, so
@@ -630,24 +545,7 @@ impl Strategy for MonteCarlo {
 
     fn end_hand(&mut self, view: &PlayerView<'_>, outcome: &crate::engine::HandOutcome) {
         self.base.end_hand(view, outcome);
-        let crate::engine::HandOutcome::Showdown {
-            knocker, showdown, ..
-        } = outcome
-        else {
-            return;
-        };
-        let opponent = view.seat.other();
-        if *knocker == opponent {
-            self.seen[0] += u32::from(!showdown.is_gin());
-            return;
-        }
-        let ended_a_turn = view.events.iter().any(|e| {
-            matches!(e, crate::engine::Event::Discarded { seat, .. } if *seat == opponent)
-        });
-        let deadwood = meld::deadwood(showdown.defender.hand() | showdown.layoffs);
-        if ended_a_turn && (1..=view.knock_limit).contains(&deadwood) {
-            self.seen[1] += 1;
-        }
+        self.opponent.end_hand(view, outcome);
     }
 
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
@@ -671,7 +569,7 @@ impl Strategy for MonteCarlo {
             self.choose(view, &[stock]);
             return DrawSource::Stock;
         }
-        if self.params.prune
+        if self.params.choice.prune
             && matches!(view.phase, Phase::Draw { .. })
             && hopeless_pile_top(view.hand, top)
         {
@@ -752,7 +650,7 @@ mod tests {
             game_worlds: Some(48 * 20),
             ..McParams::default()
         };
-        let mut mc = MonteCarlo::new(params, 1);
+        let mut mc = MonteCarlo::new(params.config().unwrap(), 1);
         assert!(mc.take_upcard(&hand.view(Seat::A)));
         assert_eq!(mc.account.map(|a| a.left()), Some(47 * 20));
         assert_eq!(mc.worlds.len(), 20);
@@ -760,41 +658,10 @@ mod tests {
             game_worlds: Some(48 * 15),
             ..McParams::default()
         };
-        let mut mc = MonteCarlo::new(poor, 1);
+        let mut mc = MonteCarlo::new(poor.config().unwrap(), 1);
         mc.take_upcard(&hand.view(Seat::A));
         assert_eq!(mc.account.map(|a| a.left()), Some(48 * 15));
         assert!(mc.worlds.is_empty());
-    }
-
-    /// Racing: taking the upcard that makes gin is clearly best after one
-    /// round, so the decision samples a quarter of its worlds and saves the
-    /// rest of its rollouts; the next decision may spend them. With a
-    /// per-game budget the unused worlds go back to the account.
-    #[test]
-    fn racing_stops_an_easy_decision_early_and_saves_the_rest() {
-        let rules = Rules::standard();
-        let d = deck(NEAR_GIN, OTHER, "QH", "");
-        let hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
-        let racing = McParams {
-            racing: true,
-            ..McParams::default()
-        };
-        let mut mc = MonteCarlo::new(racing.clone(), 1);
-        assert!(mc.take_upcard(&hand.view(Seat::A)));
-        assert_eq!(mc.worlds.len(), 16);
-        assert_eq!(mc.savings.left(), 64 * 2 - 16 * 2);
-        // Without racing all 64 worlds are sampled.
-        let mut fixed = MonteCarlo::new(McParams::default(), 1);
-        assert!(fixed.take_upcard(&hand.view(Seat::A)));
-        assert_eq!((fixed.worlds.len(), fixed.savings.left()), (64, 0));
-        let per_game = McParams {
-            game_worlds: Some(48 * 64),
-            ..racing
-        };
-        let mut mc = MonteCarlo::new(per_game, 1);
-        assert!(mc.take_upcard(&hand.view(Seat::A)));
-        assert_eq!(mc.account.map(|a| a.left()), Some(47 * 64 + 48));
-        assert_eq!(mc.savings.left(), 0);
     }
 
     /// `own_rollout`: in a rollout this player's future play is its own
@@ -818,7 +685,7 @@ mod tests {
                         own_rollout: Some(OwnRollout::Tracker),
                         ..McParams::default()
                     };
-                    let mut mc = MonteCarlo::new(params, deal as u64);
+                    let mut mc = MonteCarlo::new(params.config().unwrap(), deal as u64);
                     let world = mc.sample_world(&view, None);
                     let stock = [Action::Draw(DrawSource::Stock)];
                     let mut values = Vec::new();
@@ -897,7 +764,7 @@ mod tests {
                     prune,
                     ..McParams::default()
                 };
-                let mut mc = MonteCarlo::new(params, 1);
+                let mut mc = MonteCarlo::new(params.config().unwrap(), 1);
                 let source = mc.draw(&view);
                 let skipped = prune && pruned;
                 assert_eq!(mc.decisions(), [1, u64::from(!skipped)], "{top} prune={prune}");
@@ -941,7 +808,7 @@ mod tests {
         ];
         let read = |params: McParams, seat: Seat, actions: &[(Seat, Action)]| {
             let hand = play(actions);
-            let mut mc = MonteCarlo::new(params, 1);
+            let mut mc = MonteCarlo::new(params.config().unwrap(), 1);
             mc.end_hand(&hand.view(seat), hand.outcome().unwrap());
             mc.gin_chance()
         };
@@ -991,7 +858,7 @@ mod tests {
             let gin = (0..4000)
                 .filter(|_| {
                     let deck = crate::engine::Deck::shuffled(&mut decks);
-                    gin_world(deck.cards()[..10].iter().copied().collect(), chance)
+                    opponent::gin_world(deck.cards()[..10].iter().copied().collect(), chance)
                 })
                 .count();
             assert!((f64::from(gin as u32) / 4000.0 - chance).abs() < 0.03, "{chance}: {gin}");
@@ -1008,7 +875,7 @@ mod tests {
         let rules = Rules::standard();
         let d = deck(NEAR_GIN, OTHER, "QH", "");
         let hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
-        let mut mc = MonteCarlo::new(McParams::default(), 1);
+        let mut mc = MonteCarlo::new(McConfig::default(), 1);
         assert!(mc.take_upcard(&hand.view(Seat::A)));
         assert_eq!(mc.decisions(), [1, 1]);
     }
@@ -1020,7 +887,7 @@ mod tests {
         let d = deck(NEAR_GIN, OTHER, "QH", "");
         let mut hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
         hand.apply(Seat::A, Action::TakeUpcard(true)).unwrap();
-        let mut mc = MonteCarlo::new(McParams::default(), 1);
+        let mut mc = MonteCarlo::new(McConfig::default(), 1);
         let kd = "KD".parse().unwrap();
         assert_eq!(mc.end_turn(&hand.view(Seat::A)), TurnEnd::Knock(kd));
         assert_eq!(mc.decisions(), [1, 0]);
@@ -1037,7 +904,7 @@ mod tests {
             discards: 2,
             ..McParams::default()
         };
-        let mc = MonteCarlo::new(params, 1);
+        let mc = MonteCarlo::new(params.config().unwrap(), 1);
         let c = |s: &str| s.parse::<Card>().unwrap();
         // Best discard KD leaves 2D 4H 9H TH = 25: no knock.
         assert_eq!(

@@ -46,8 +46,10 @@ pub use external::{
 pub use greedy::Greedy;
 pub use knowledge::Knowledge;
 pub use mc::{
-    DiscardEvidence, Frozen, GameOdds, GreedyRollout, HandPrior, McParams, Model, MonteCarlo,
-    Objective, OwnRollout, Rejections, Rollout, RolloutEnd, Weighting, World, budget,
+    Budget, Choice, Decision, Evaluator, FastOwn, Frozen, GameOdds, GreedyRollout, HandPrior,
+    Knocks, McConfig, McParams, Model, MonteCarlo, Objective, OpponentModel, OpponentPolicy,
+    OwnRollout, Points, Rollout, RolloutEnd, RolloutPlay, Rollouts, Weighting, World, WorldModel,
+    WorldWeight, budget,
 };
 pub use profile::{
     Kind, Param, ParamError, ParamType, ParamValue, Params, Profile, ProfileError, builtin_kinds,

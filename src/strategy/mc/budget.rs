@@ -16,8 +16,7 @@
 /// `cargo bench --bench strategies -- "^mc/budget_ms=2$"`: 512 worlds a
 /// decision took 1.16–1.18 ms (mean over the bench's decisions), about 435
 /// worlds a ms; rounded down to 384 so that 2 ms (768 worlds) costs about
-/// 1.77 ms and racing's extra sampling (more worlds a rollout on close
-/// calls) stays inside the budget. (The first rate, 256, came from
+/// 1.77 ms. (The first rate, 256, came from
 /// `mc/samples=64` before rollouts got cheaper.)
 pub const WORLDS_PER_MS: f64 = 384.0;
 
@@ -72,12 +71,6 @@ impl GameAccount {
         self.left -= share;
         self.decisions += 1;
         share
-    }
-
-    /// Puts back `worlds` a decision was given and did not use (racing's
-    /// easy decisions), for the decisions still to come.
-    pub fn refund(&mut self, worlds: u64) {
-        self.left += worlds;
     }
 
     /// Worlds not spent yet.

@@ -1,9 +1,13 @@
-//! The parameters of `mc` ([`McParams`]): its row in the table of kinds,
-//! how each parameter is read and printed, and the player they build.
+//! The profile keys of `mc` ([`McParams`]): its row in the table of kinds,
+//! how each key is read and printed, and the typed configuration
+//! ([`McConfig`]) they resolve to, which builds the player.
 
 use std::fmt;
 
-use super::{Model, MonteCarlo, budget};
+use super::config::{
+    Budget, Choice, FastOwn, McConfig, OpponentModel, RolloutPlay, Rollouts, WorldModel,
+};
+use super::{MonteCarlo, budget};
 use crate::strategy::profile::{
     Kind, Param, ParamError, ParamType, ParamValue, Params, write_inline,
 };
@@ -36,9 +40,6 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("discards", ParamType::Integer, "an integer from 1 to 11"),
         Param::new("confidence", ParamType::Number, "a number from 0 to 10"),
         Param::new("calibrate", ParamType::Boolean, "true or false"),
-        Param::new("posterior", ParamType::Number, "a number from 0 to 10"),
-        Param::new("rejections", ParamType::Number, "a number from 0 to 10"),
-        Param::new("racing", ParamType::Boolean, "true or false"),
         Param::new("adapt", ParamType::Boolean, "true or false"),
         Param::new("adapt_prior", ParamType::Number, "a number above 0 and below 1"),
         Param::new("adapt_share", ParamType::Number, "a number from 0 to below 1"),
@@ -103,7 +104,9 @@ pub enum Objective {
     Game,
 }
 
-/// The parameters of [`MonteCarlo`].
+/// The profile keys of [`MonteCarlo`], one field a key (`mc:samples=640`,
+/// `samples = 640` in a file): sugar for [`McConfig`], which
+/// [`McParams::config`] resolves them to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct McParams {
     /// Worlds sampled per decision (1 to 65536).
@@ -151,16 +154,6 @@ pub struct McParams {
     /// Weight worlds by how likely a real opponent's hand has their
     /// deadwood ([`HandPrior`](super::HandPrior)).
     pub calibrate: bool,
-    /// How sharply the opponent's last discard weighs the worlds
-    /// ([`DiscardEvidence`](super::DiscardEvidence); 0 to 10, 0: not read).
-    pub posterior: f64,
-    /// How sharply pairs of the opponent's sampled hand that meld with a
-    /// card it threw or passed weigh its worlds down
-    /// ([`Rejections`](super::Rejections); 0 to 10, 0: not read).
-    pub rejections: f64,
-    /// Sample worlds in rounds and drop clearly worse answers, saving the
-    /// rollouts of easy decisions for close calls (`race.rs`).
-    pub racing: bool,
     /// Model the opponent in a share of the rollouts as declining knocks
     /// (playing for gin, or knocking at `adapt_share` of its chances), the
     /// share read from the knocks it made and declined this game
@@ -200,9 +193,6 @@ impl Default for McParams {
             objective: Objective::Points,
             discards: 4,
             calibrate: true,
-            posterior: 0.0,
-            rejections: 0.0,
-            racing: false,
             adapt: false,
             adapt_prior: 0.5,
             adapt_share: 0.0,
@@ -219,22 +209,90 @@ impl Default for McParams {
 }
 
 impl McParams {
-    /// The policy of this player's own future play in rollouts.
-    #[must_use]
-    pub fn own_rollout(&self) -> OwnRollout {
-        self.own_rollout.unwrap_or(match self.rollout {
-            Rollout::Greedy => OwnRollout::Greedy,
-            Rollout::Tracker => OwnRollout::Tracker,
-        })
-    }
-
-    /// The opponent model these parameters give.
-    #[must_use]
-    pub fn opponent_model(&self) -> Model {
-        Model {
-            rollout: self.rollout,
-            knock_at: self.opp_knock_at,
+    /// The typed configuration these keys give. The keys can say what no
+    /// player plays (a fast-path option with an engine rollout, a
+    /// parameter without the one it qualifies); the message names the
+    /// keys and what to give.
+    ///
+    /// # Errors
+    /// That message.
+    pub fn config(&self) -> Result<McConfig, &'static str> {
+        let engine = |own, opponent| RolloutPlay::Engine { own, opponent };
+        let own = match (self.rollout, self.own_rollout) {
+            (Rollout::Greedy, None | Some(OwnRollout::Greedy)) => Ok(FastOwn::Greedy),
+            (Rollout::Greedy, Some(OwnRollout::Frozen)) => Ok(FastOwn::Frozen {
+                turns: self.frozen_turns,
+            }),
+            (Rollout::Greedy, Some(OwnRollout::Tracker)) => {
+                Err(engine(Rollout::Tracker, Rollout::Greedy))
+            }
+            (Rollout::Tracker, None | Some(OwnRollout::Tracker)) => {
+                Err(engine(Rollout::Tracker, Rollout::Tracker))
+            }
+            (Rollout::Tracker, Some(OwnRollout::Greedy)) => {
+                Err(engine(Rollout::Greedy, Rollout::Tracker))
+            }
+            (Rollout::Tracker, Some(OwnRollout::Frozen)) => return Err(
+                "own_rollout=frozen plays on greedy rollouts: give rollout=greedy (the default) with it",
+            ),
+        };
+        let d = McParams::default();
+        if !self.adapt && self.adapt_prior != d.adapt_prior {
+            return Err("adapt_prior is adapt's starting share of gin worlds: give adapt=true with it");
         }
+        if !self.adapt && self.adapt_share != d.adapt_share {
+            return Err("adapt_share is the knock share of adapt's declining kind: give adapt=true with it");
+        }
+        let opponent = match (self.adapt, self.opp_knock_share < 1.0) {
+            (true, true) => {
+                return Err("adapt and opp_knock_share are two models of the opponent's knocks: give one of them");
+            }
+            (true, false) => OpponentModel::Adaptive {
+                prior: self.adapt_prior,
+                share: self.adapt_share,
+            },
+            (false, _) => OpponentModel::Fixed {
+                knock_share: self.opp_knock_share,
+            },
+        };
+        let play = match own {
+            Ok(own) => RolloutPlay::Fast { own, opponent },
+            Err(_) if self.adapt => {
+                return Err("adapt models the opponent on the fast greedy rollouts: give rollout=greedy (the default) and own_rollout greedy or frozen with it");
+            }
+            Err(_) if self.opp_knock_share < 1.0 => {
+                return Err("opp_knock_share plays on the fast greedy rollouts: give rollout=greedy (the default) and own_rollout greedy or frozen with it");
+            }
+            Err(play) => play,
+        };
+        if self.frozen_turns.is_some() && self.own_rollout != Some(OwnRollout::Frozen) {
+            return Err("frozen_turns limits own_rollout=frozen: give own_rollout=frozen with it");
+        }
+        Ok(McConfig {
+            budget: match self.game_worlds {
+                Some(worlds) => Budget::Game { worlds },
+                None => Budget::Decision {
+                    samples: self.samples,
+                },
+            },
+            worlds: WorldModel {
+                weighting: self.weighting,
+                calibrate: self.calibrate,
+            },
+            rollouts: Rollouts {
+                play,
+                own_knock_at: self.own_knock_at,
+                opp_knock_at: self.opp_knock_at,
+            },
+            choice: Choice {
+                base: self.base,
+                confidence: self.confidence,
+                discards: self.discards,
+                prune: self.prune,
+            },
+            objective: self.objective,
+            seed: self.seed,
+        })
     }
 }
 
@@ -315,17 +373,6 @@ impl Params for McParams {
                     .filter(|x: &f64| *x > 0.0 && *x <= 1.0)
                     .ok_or(ParamError::Invalid)?;
             }
-            "posterior" | "rejections" => {
-                let x = value
-                    .read()
-                    .filter(|x: &f64| (0.0..=10.0).contains(x))
-                    .ok_or(ParamError::Invalid)?;
-                if key == "posterior" {
-                    self.posterior = x;
-                } else {
-                    self.rejections = x;
-                }
-            }
             "confidence" => {
                 self.confidence = value
                     .read()
@@ -336,9 +383,6 @@ impl Params for McParams {
                 self.calibrate = value
                     .read()
                     .ok_or(ParamError::Invalid)?;
-            }
-            "racing" => {
-                self.racing = value.read().ok_or(ParamError::Invalid)?;
             }
             "adapt" => {
                 self.adapt = value.read().ok_or(ParamError::Invalid)?;
@@ -410,38 +454,12 @@ impl Params for McParams {
     }
 
     fn check(&self) -> Result<(), &'static str> {
-        // The engine's rollouts (own_rollout = tracker) model no kinds.
-        if self.adapt
-            && (self.rollout != Rollout::Greedy || self.own_rollout() == OwnRollout::Tracker)
-        {
-            return Err("adapt models the opponent on the fast greedy rollouts: give rollout=greedy (the default) and own_rollout greedy or frozen with it");
-        }
-        if self.adapt_prior != McParams::default().adapt_prior && !self.adapt {
-            return Err("adapt_prior is adapt's starting share of gin worlds: give adapt=true with it");
-        }
-        if self.adapt_share != McParams::default().adapt_share && !self.adapt {
-            return Err("adapt_share is the knock share of adapt's declining kind: give adapt=true with it");
-        }
-        // adapt_share needs adapt, which already needs the fast path.
-        if self.opp_knock_share < 1.0 {
-            if self.rollout != Rollout::Greedy || self.own_rollout() == OwnRollout::Tracker {
-                return Err("opp_knock_share plays on the fast greedy rollouts: give rollout=greedy (the default) and own_rollout greedy or frozen with it");
-            }
-            if self.adapt {
-                return Err("adapt and opp_knock_share are two models of the opponent's knocks: give one of them");
-            }
-        }
-        if self.frozen_turns.is_some() && self.own_rollout != Some(OwnRollout::Frozen) {
-            return Err("frozen_turns limits own_rollout=frozen: give own_rollout=frozen with it");
-        }
-        if self.own_rollout == Some(OwnRollout::Frozen) && self.rollout != Rollout::Greedy {
-            return Err("own_rollout=frozen plays on greedy rollouts: give rollout=greedy (the default) with it");
-        }
-        Ok(())
+        self.config().map(drop)
     }
 
     fn build(&self, seed: u64) -> Box<dyn Strategy> {
-        Box::new(MonteCarlo::new(self.clone(), seed))
+        let config = self.config().expect("a profile's parameters are checked when set");
+        Box::new(MonteCarlo::new(config, seed))
     }
 }
 
@@ -503,17 +521,8 @@ impl fmt::Display for McParams {
         if self.confidence != d.confidence {
             params.push(format!("confidence={}", self.confidence));
         }
-        if self.posterior != d.posterior {
-            params.push(format!("posterior={}", self.posterior));
-        }
-        if self.rejections != d.rejections {
-            params.push(format!("rejections={}", self.rejections));
-        }
         if self.calibrate != d.calibrate {
             params.push(format!("calibrate={}", self.calibrate));
-        }
-        if self.racing != d.racing {
-            params.push(format!("racing={}", self.racing));
         }
         if self.adapt != d.adapt {
             params.push(format!("adapt={}", self.adapt));
@@ -565,7 +574,7 @@ mod tests {
             "mc:adapt=true,adapt_prior=0.25",
             "mc:samples=640,own_rollout=frozen,adapt=true,adapt_share=0.3,frozen_turns=2,prune=true",
             "mc:samples=640,own_rollout=frozen,opp_knock_share=0.3,frozen_turns=2,prune=true",
-            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,posterior=0.5,rejections=1.5,calibrate=false,racing=true,seed=7",
+            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,calibrate=false,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
             assert_eq!(profile.to_string(), text);
@@ -573,6 +582,50 @@ mod tests {
         let toml = "kind = \"mc\"\nsamples = 16\nrollout = \"tracker\"";
         let (profile, _) = Profile::from_toml(toml).unwrap();
         assert_eq!(profile.to_string(), "mc:samples=16,rollout=tracker");
+    }
+
+    /// The keys of an inline profile.
+    fn keys(text: &str) -> McParams {
+        let profile: Profile = text.parse().unwrap();
+        profile.params::<McParams>().unwrap().clone()
+    }
+
+    /// The keys resolve to one typed configuration: the fast-path options
+    /// inside the fast rollouts, an engine rollout for a tracker seat, a
+    /// per-game budget instead of a count.
+    #[test]
+    fn keys_resolve_to_the_typed_configuration() {
+        let config = |t: &str| keys(t).config().unwrap();
+        assert_eq!(config("mc"), McConfig::default());
+        let share = config("mc:samples=640,own_rollout=frozen,adapt=true,adapt_share=0.3,frozen_turns=2,prune=true");
+        assert_eq!(share.budget, Budget::Decision { samples: 640 });
+        assert_eq!(
+            share.rollouts.play,
+            RolloutPlay::Fast {
+                own: FastOwn::Frozen { turns: Some(2) },
+                opponent: OpponentModel::Adaptive { prior: 0.5, share: 0.3 },
+            }
+        );
+        assert!(share.choice.prune);
+        let fixed = config("mc:opp_knock_share=0.3,opp_knock_at=5");
+        assert_eq!(
+            fixed.rollouts.play,
+            RolloutPlay::Fast {
+                own: FastOwn::Greedy,
+                opponent: OpponentModel::Fixed { knock_share: 0.3 },
+            }
+        );
+        assert_eq!(fixed.opponent_model().knock_at, Some(5));
+        for (text, own, opponent) in [
+            ("mc:own_rollout=tracker", Rollout::Tracker, Rollout::Greedy),
+            ("mc:rollout=tracker", Rollout::Tracker, Rollout::Tracker),
+            ("mc:rollout=tracker,own_rollout=greedy", Rollout::Greedy, Rollout::Tracker),
+        ] {
+            assert_eq!(config(text).rollouts.play, RolloutPlay::Engine { own, opponent }, "{text}");
+        }
+        let game = config("mc:game_worlds=9000,objective=game");
+        assert_eq!((game.budget, game.objective), (Budget::Game { worlds: 9000 }, Objective::Game));
+        assert!(game.account().is_some() && share.account().is_none());
     }
 
     #[test]
@@ -639,13 +692,7 @@ mod tests {
     /// manifest's text replays the same worlds whatever the rate becomes).
     #[test]
     fn budgets_resolve_to_printed_counts() {
-        let p = |t: &str| {
-            t.parse::<Profile>()
-                .unwrap()
-                .params::<McParams>()
-                .unwrap()
-                .clone()
-        };
+        let p = keys;
         let two = p("mc:budget_ms=2");
         assert_eq!((two.samples, two.budget_ms), (768, Some(2.0)));
         assert_eq!(two.to_string(), "mc:budget_ms=2,samples=768");

@@ -125,6 +125,12 @@ impl HandPrior {
     }
 }
 
+impl super::WorldWeight for HandPrior {
+    fn weight(&self, decision: &super::Decision<'_, '_>, opponent: CardSet) -> f64 {
+        HandPrior::weight(self, decision.opponent_draws, opponent)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,28 @@ pub struct World {
     pub stock: Vec<Card>,
 }
 
+/// What a world's weight may read of the decision, gathered once per
+/// decision.
+#[derive(Clone, Copy, Debug)]
+pub struct Decision<'a, 'v> {
+    /// The deciding player's view.
+    pub view: &'a PlayerView<'v>,
+    /// How many times the opponent has drawn this hand.
+    pub opponent_draws: usize,
+}
+
+/// A model of how much likelier a sampled world is than the sampler makes
+/// it: the importance weight of the world where the opponent holds
+/// `opponent`. The sampler draws the hidden cards; a weight corrects what
+/// it cannot know (the calibration, [`HandPrior`](super::HandPrior)). A
+/// new model is one implementation and one field of
+/// [`WorldModel`](super::WorldModel), which selects it.
+pub trait WorldWeight: Send + Sync {
+    /// The weight (at least 0) of the world where the opponent holds
+    /// `opponent`, at `decision`.
+    fn weight(&self, decision: &Decision<'_, '_>, opponent: CardSet) -> f64;
+}
+
 /// One world consistent with `view`, drawn with `rng` (see the module docs).
 ///
 /// # Panics
