@@ -3,7 +3,7 @@
 //! gives a whole result (exit 0, a report on standard output, the files
 //! asked for) or a refusal (exit 2, a reason on standard error, nothing on
 //! standard output, no result folder), never an empty or partial result.
-//! And README's contract sentence for multi-player flags is read and
+//! And docs/CLI.md's contract sentence for multi-player flags is read and
 //! checked: every flag it names as refused is refused for three players
 //! and partnerships and works for two; every other `match` flag does for
 //! them what it does for two players.
@@ -175,17 +175,17 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The flags README says three players and partnerships refuse: the
+/// The flags docs/CLI.md says three players and partnerships refuse: the
 /// backquoted flags of its sentence "every other flag of `match` works as
 /// for two players except ..., which are refused".
 fn readme_refused() -> Vec<String> {
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/CLI.md")).unwrap();
     let text = readme.split_whitespace().collect::<Vec<_>>().join(" ");
     let start = "every other flag of `match` works as for two players except ";
     let at = text
         .find(start)
-        .expect("README states which match flags three players and partnerships refuse")
+        .expect("docs/CLI.md states which match flags three players and partnerships refuse")
         + start.len();
     let clause = &text[at..];
     let clause = &clause[..clause.find("which are refused").expect("the sentence ends")];
@@ -202,7 +202,7 @@ fn every_match_flag_for_every_format() {
     let dir = scratch("match");
     let refused = readme_refused();
     assert!(!refused.is_empty());
-    // Whole games only: README's sentence says so before it names the rest.
+    // Whole games only: docs/CLI.md's sentence says so before it names the rest.
     let amounts = ["--hands", "--decks", "--dealer"];
     for c in match_cases() {
         let mut two = None;
@@ -227,7 +227,7 @@ fn every_match_flag_for_every_format() {
                     assert_eq!(
                         got,
                         Result_::Refused,
-                        "{format} {}: README says refused",
+                        "{format} {}: docs/CLI.md says refused",
                         c.flag
                     );
                 }
@@ -242,7 +242,7 @@ fn every_match_flag_for_every_format() {
                 _ => assert_eq!(
                     Some(got),
                     two,
-                    "{format} {}: README says it works as for two players",
+                    "{format} {}: docs/CLI.md says it works as for two players",
                     c.flag
                 ),
             }
