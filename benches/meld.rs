@@ -1,5 +1,8 @@
 //! Meld solver benchmarks: `meld/min_deadwood_10`, `meld/min_deadwood_11`,
-//! `meld/best_discard_11`, `meld/showdown`.
+//! `meld/best_discard_11`, `meld/showdown`, and the batched solver against
+//! the one-hand-at-a-time solver on the same work: `batch/without_each_11`
+//! (every discard of 11 cards) and `batch/with_each_10` (a 10-card hand
+//! plus every other card), each as `batched` and `scalar`.
 //!
 //! Inputs are generated from a fixed seed outside the timed loop, in two kinds:
 //! `uniform` (random hands from a shuffled deck) and `played` (hands held at
@@ -186,10 +189,86 @@ fn bench_showdown(c: &mut Criterion) {
     group.finish();
 }
 
+/// The sum of the deadwood bytes of every covered card: the checksum of a
+/// batched call.
+fn covered_sum(per_card: &meld::PerCard) -> u64 {
+    let covered = per_card.covered();
+    covered
+        .iter()
+        .map(|c| u64::from(per_card.get(c).unwrap()))
+        .sum()
+}
+
+fn bench_batch(c: &mut Criterion) {
+    let mut group = c.benchmark_group("batch");
+    group.throughput(Throughput::Elements(BATCH as u64));
+    let elevens = played_hands(11, 6);
+    let without_scalar = |h: CardSet| -> u64 {
+        h.iter()
+            .map(|c| u64::from(meld::deadwood(black_box(h).without(c))))
+            .sum()
+    };
+    let expected: u64 = elevens.iter().map(|&h| without_scalar(h)).sum();
+    group.bench_with_input(
+        BenchmarkId::new("without_each_11", "batched"),
+        &elevens,
+        |b, hands| {
+            b.iter(|| {
+                let sum: u64 = hands
+                    .iter()
+                    .map(|&h| covered_sum(&meld::deadwood_without_each(black_box(h))))
+                    .sum();
+                assert_eq!(sum, expected);
+            })
+        },
+    );
+    group.bench_with_input(
+        BenchmarkId::new("without_each_11", "scalar"),
+        &elevens,
+        |b, hands| {
+            b.iter(|| {
+                assert_eq!(
+                    hands.iter().map(|&h| without_scalar(h)).sum::<u64>(),
+                    expected
+                )
+            })
+        },
+    );
+    let tens = played_hands(10, 7);
+    let with_scalar = |h: CardSet| -> u64 {
+        (!h).iter()
+            .map(|c| u64::from(meld::deadwood(black_box(h).with(c))))
+            .sum()
+    };
+    let expected: u64 = tens.iter().map(|&h| with_scalar(h)).sum();
+    group.bench_with_input(
+        BenchmarkId::new("with_each_10", "batched"),
+        &tens,
+        |b, hands| {
+            b.iter(|| {
+                let sum: u64 = hands
+                    .iter()
+                    .map(|&h| covered_sum(&meld::deadwood_with_each(black_box(h), !h)))
+                    .sum();
+                assert_eq!(sum, expected);
+            })
+        },
+    );
+    group.bench_with_input(
+        BenchmarkId::new("with_each_10", "scalar"),
+        &tens,
+        |b, hands| {
+            b.iter(|| assert_eq!(hands.iter().map(|&h| with_scalar(h)).sum::<u64>(), expected))
+        },
+    );
+    group.finish();
+}
+
 criterion_group!(
     benches,
     bench_min_deadwood,
     bench_best_discard,
-    bench_showdown
+    bench_showdown,
+    bench_batch
 );
 criterion_main!(benches);

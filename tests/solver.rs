@@ -1,4 +1,4 @@
-//! The fast meld solver (`ginlab::meld`) against the naive brute force in
+//! The fast meld solver (`ginlab::meld`, the batched calls included) against the naive brute force in
 //! `tests/oracle`, plus the test vectors in `tests/data/vectors`.
 //!
 //! # Case counts
@@ -177,6 +177,7 @@ fn check_hand(cards: &[Card]) -> Result<(), TestCaseError> {
             );
         }
     }
+    check_batched(cards, hand)?;
     let (card, dw) = oracle::best_discard(cards);
     let fast = meld::best_discard(hand).expect("a non-empty hand has a discard");
     prop_assert_eq!(
@@ -185,6 +186,39 @@ fn check_hand(cards: &[Card]) -> Result<(), TestCaseError> {
         "best discard of {}",
         hand
     );
+    Ok(())
+}
+
+/// The batched solver against the oracle: every card of the hand removed,
+/// and (for hands of 10 cards or fewer) every other card added.
+fn check_batched(cards: &[Card], hand: CardSet) -> Result<(), TestCaseError> {
+    let without = meld::deadwood_without_each(hand);
+    let with = meld::deadwood_with_each(hand, !hand);
+    for card in Card::all() {
+        if hand.contains(card) {
+            let rest = to_vec(hand.without(card));
+            prop_assert_eq!(
+                without.get(card).map(u32::from),
+                Some(oracle::min_deadwood(&rest)),
+                "{} without {}",
+                hand,
+                card
+            );
+            prop_assert_eq!(with.get(card), None);
+        } else {
+            prop_assert_eq!(without.get(card), None);
+            if cards.len() <= 10 {
+                let more = to_vec(hand.with(card));
+                prop_assert_eq!(
+                    with.get(card).map(u32::from),
+                    Some(oracle::min_deadwood(&more)),
+                    "{} with {}",
+                    hand,
+                    card
+                );
+            }
+        }
+    }
     Ok(())
 }
 

@@ -161,6 +161,19 @@ impl CardSet {
         }
     }
 
+    /// The highest card by rank, then suit (S > H > D > C): the order of
+    /// the solver's discard tie-break, if any.
+    #[must_use]
+    pub const fn highest(self) -> Option<Card> {
+        let ranks = (self.0 | self.0 >> 16 | self.0 >> 32 | self.0 >> 48) & 0x1FFF;
+        if ranks == 0 {
+            return None;
+        }
+        let rank = 63 - ranks.leading_zeros();
+        let suits = self.0 >> rank & 0x0001_0001_0001_0001;
+        Card::from_bit(16 * ((63 - suits.leading_zeros()) / 16) + rank)
+    }
+
     /// The sum of the deadwood values of the cards.
     ///
     /// At most 340 (the whole deck), so a `u16` holds it.
@@ -310,6 +323,20 @@ mod tests {
         }
         assert_eq!(CardSet::from_bits(1 << 13), None);
         assert_eq!(!CardSet::EMPTY, CardSet::ALL);
+    }
+
+    #[test]
+    fn highest_by_rank_then_suit() {
+        let set = |s: &str| s.parse::<CardSet>().unwrap();
+        assert_eq!(CardSet::EMPTY.highest(), None);
+        for (cards, high) in [
+            ("AS KC", "KC"),
+            ("KC KD 2S", "KD"),
+            ("QS KH KC", "KH"),
+            ("AC", "AC"),
+        ] {
+            assert_eq!(set(cards).highest(), Some(high.parse().unwrap()), "{cards}");
+        }
     }
 
     #[test]

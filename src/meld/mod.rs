@@ -3,6 +3,8 @@
 //! - [`deadwood`]: the minimum deadwood of a hand (any size; built for ≤ 11 cards).
 //! - [`best_arrangement`]: an optimal [`Arrangement`], with a documented tie-break.
 //! - [`best_discard`]: the discard that leaves the least deadwood, ties to the higher card.
+//! - [`deadwood_without_each`] / [`deadwood_with_each`]: the batched solver, the
+//!   deadwood of every hand one card away in one call, as a [`PerCard`].
 //! - [`is_big_gin`]: all 11 cards meld.
 //! - [`showdown`] / [`showdown_with`]: the optimal showdown of RULES.md with lay-offs;
 //!   [`showdown_margin`]: only its margin, for play-outs that score and move on.
@@ -57,6 +59,7 @@
 //! order, then each lane's cards from low to high, deadwood before runs,
 //! shorter runs first).
 
+mod batch;
 mod layoff;
 mod solve;
 pub mod table;
@@ -66,6 +69,7 @@ use std::fmt;
 
 use crate::cards::CardSet;
 
+pub use batch::{PerCard, deadwood_with_each, deadwood_without_each};
 pub use layoff::{
     Showdown, ShowdownError, defender_reply, showdown, showdown_margin, showdown_with,
 };

@@ -8,13 +8,13 @@ use super::{Arrangement, RANK_STRIDE};
 
 /// The 13-bit lane `suit` of raw set bits.
 #[inline(always)]
-fn lane(bits: u64, suit: u32) -> usize {
+pub(super) fn lane(bits: u64, suit: u32) -> usize {
     (bits >> (16 * suit) & 0x1FFF) as usize
 }
 
 /// Run-only deadwood of every lane, summed.
 #[inline(always)]
-fn runs_deadwood(bits: u64) -> u32 {
+pub(super) fn runs_deadwood(bits: u64) -> u32 {
     RUN_DEADWOOD[lane(bits, 0)] as u32
         + RUN_DEADWOOD[lane(bits, 1)] as u32
         + RUN_DEADWOOD[lane(bits, 2)] as u32
@@ -25,14 +25,14 @@ fn runs_deadwood(bits: u64) -> u32 {
 /// (two cards below, one each side, or two above). The three zero bits at the
 /// top of every lane keep shifts of one or two from crossing suits.
 #[inline(always)]
-fn runnable(bits: u64) -> u64 {
+pub(super) fn runnable(bits: u64) -> u64 {
     let (up1, up2, down1, down2) = (bits >> 1, bits >> 2, bits << 1, bits << 2);
     ((up1 & up2) | (down1 & up1) | (down1 & down2)) & bits
 }
 
 /// The ranks (as a 13-bit mask) holding at least three cards.
 #[inline(always)]
-fn set_ranks(bits: u64) -> u16 {
+pub(super) fn set_ranks(bits: u64) -> u16 {
     let (a, b, c, d) = (
         lane(bits, 0) as u16,
         lane(bits, 1) as u16,

@@ -10,6 +10,7 @@
 //! |---|---|---|
 //! | [`RUN_DEADWOOD`] | min deadwood of the lane using runs only | ≤ 85 (A..K), `u8` |
 //! | [`RUN_MELDED`] | the cards melded in the optimum chosen (tie-break below) | 13 bits, `u16` |
+//! | [`TOGGLE`] | per rank `r`: `RUN_DEADWOOD[m ^ (1 << r)]`, the lane with that card removed or added (16 bytes, one vector a lane; bytes 13..16 are 255) | `[u8; 16]` |
 //! | [`DISCARD`] | packed: `RUN_DEADWOOD`, and the lane's best single discard: its rank and its gain `RUN_DEADWOOD[m] − min_c RUN_DEADWOOD[m − c]` | `u32`, layout below |
 //!
 //! [`DISCARD`] packs all the best-discard search needs of a lane into one
@@ -103,6 +104,26 @@ const fn build_discard_table() -> [u32; LANE_MASKS] {
 /// (layout in [the module docs](self)).
 pub static DISCARD: [u32; LANE_MASKS] = build_discard_table();
 
+const fn build_toggle_table() -> [[u8; 16]; LANE_MASKS] {
+    let dw = RUN_TABLES.0;
+    let mut table = [[u8::MAX; 16]; LANE_MASKS];
+    let mut m = 0;
+    while m < LANE_MASKS {
+        let mut rank = 0;
+        while rank < 13 {
+            table[m][rank] = dw[m ^ (1 << rank)];
+            rank += 1;
+        }
+        m += 1;
+    }
+    table
+}
+
+/// Per lane and rank: the run-only deadwood of the lane with that card
+/// toggled (removed if present, added if not), 16 bytes a lane so that the
+/// batched solver ([`super::PerCard`]) works on whole vectors.
+pub static TOGGLE: [[u8; 16]; LANE_MASKS] = build_toggle_table();
+
 /// The gain field's offset: `gain + GAIN_BIAS` is stored, so 0 means "no card".
 pub const GAIN_BIAS: u32 = 128;
 
@@ -142,6 +163,9 @@ mod tests {
                 .sum();
             assert_eq!(dead, RUN_DEADWOOD[m] as u32, "mask {m:#b}");
             assert_eq!(DISCARD[m] & 0xFF, RUN_DEADWOOD[m] as u32);
+            for r in 0..13 {
+                assert_eq!(TOGGLE[m][r], RUN_DEADWOOD[m ^ (1 << r)]);
+            }
             let mut bits = melded;
             while bits != 0 {
                 let len = (bits >> bits.trailing_zeros()).trailing_ones();

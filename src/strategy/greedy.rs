@@ -9,6 +9,7 @@
 //! Example: holding `[AS 2S 3S] [7C 7D 7H] KC QC 5H 9D` (deadwood 34) with a
 //! 4S up, it takes the 4S (best discard KC leaves 24) and throws the king.
 
+use crate::cards::{Card, CardSet};
 use crate::engine::{DrawSource, PlayerView, Strategy, TurnEnd, big_gin_legal, turn_end};
 use crate::meld;
 
@@ -37,7 +38,10 @@ pub struct Greedy {
     pub schedule: Vec<(u32, u8)>,
     /// The last 11-card hand solved and its best discard, reused when that
     /// hand is then the one ending the turn.
-    last: Option<(crate::CardSet, meld::Discard)>,
+    last: Option<(CardSet, meld::Discard)>,
+    /// The 10 cards kept at the last turn end and their least deadwood,
+    /// reused while the hand is unchanged.
+    kept: Option<(CardSet, u8)>,
 }
 
 impl Greedy {
@@ -49,6 +53,7 @@ impl Greedy {
             knock_at,
             schedule,
             last: None,
+            kept: None,
         }
     }
 }
@@ -131,17 +136,98 @@ impl Greedy {
             .min(view.knock_limit)
     }
 
+    /// The least deadwood of the 10 cards held (remembered from the last
+    /// turn end while the hand is unchanged).
+    fn now(&self, hand: CardSet) -> u8 {
+        match self.kept {
+            Some((kept, deadwood)) if kept == hand => deadwood,
+            _ => meld::deadwood(hand),
+        }
+    }
+
     /// Would taking `card` lower the deadwood after the best other discard?
     ///
     /// If the best discard of the 11 cards is `card` itself, what is left is
     /// the current hand, so the test fails as it should; no need to exclude
-    /// `card` from the search.
-    fn improves(&mut self, view: &PlayerView<'_>, card: crate::Card) -> bool {
+    /// `card` from the search. A card no better than [`never_improves`]
+    /// allows is refused without solving.
+    fn improves(&mut self, view: &PlayerView<'_>, card: Card) -> bool {
+        let now = self.now(view.hand);
+        if never_improves(view.hand, now, card) {
+            self.last = None;
+            return false;
+        }
         let with = view.hand.with(card);
         let best = meld::best_discard(with).expect("11 cards");
         self.last = Some((with, best));
-        best.deadwood < meld::deadwood(view.hand)
+        best.deadwood < now
     }
+
+    /// The best discard ending the turn: the one solved at the draw, or the
+    /// drawn card when [`sure_discard`] says so, or a solve.
+    fn discard(&mut self, view: &PlayerView<'_>) -> meld::Discard {
+        match self.last.take() {
+            Some((hand, best)) if hand == view.hand && Some(best.card) != view.taken_from_pile => {
+                return best;
+            }
+            _ => {}
+        }
+        if let Some((kept, now)) = self.kept
+            && view.taken_from_pile.is_none()
+            && view.hand.len() == kept.len() + 1
+            && view.hand.is_superset(kept)
+        {
+            let drawn = (view.hand - kept).first().expect("one card drawn");
+            if sure_discard(kept, now, drawn) {
+                return meld::Discard {
+                    card: drawn,
+                    deadwood: now,
+                };
+            }
+        }
+        best_discard_except(view.hand, view.taken_from_pile)
+    }
+}
+
+/// The highest card value (ace 1 to 10 for tens and faces) in `hand`, 0
+/// when it is empty.
+pub(crate) fn highest_value(hand: CardSet) -> u8 {
+    let bits = hand.bits();
+    let ranks = (0..4).fold(0u64, |acc, s| acc | (bits >> (16 * s) & 0x1FFF));
+    (64 - ranks.leading_zeros()).min(10) as u8
+}
+
+/// Whether `card`, added to `hand` (least deadwood `now`), surely does not
+/// lower the deadwood after the best discard.
+///
+/// A card that melds with nothing in the hand lowers the deadwood only by
+/// replacing a card whose removal saves more than the card's own value;
+/// removing a card saves at most its value and at most the deadwood there
+/// is, so when the card's value reaches the hand's highest card value or
+/// its deadwood, the answer is no.
+pub(crate) fn never_improves(hand: CardSet, now: u8, card: Card) -> bool {
+    !meld::meldable(hand.with(card)).contains(card) && card.value() >= now.min(highest_value(hand))
+}
+
+/// Whether `card`, added to `hand` (least deadwood `now`), is the best
+/// discard of the eleven cards, leaving `now`.
+///
+/// When `card` melds with nothing, keeping it and discarding another card
+/// `x` leaves the deadwood of `hand − x` plus the card's value, and removing
+/// `x` saves at most its own value and at most `now`. So `card` is the best
+/// discard (ties go to the higher card) when its value exceeds `now`, or
+/// when it is the highest card of all: a card saving as much as it is worth
+/// is worth at least as much, so it is of a rank at least as high.
+pub(crate) fn sure_discard(hand: CardSet, now: u8, card: Card) -> bool {
+    if meld::meldable(hand.with(card)).contains(card) {
+        return false;
+    }
+    card.value() > now || hand.highest().is_none_or(|high| key(high) < key(card))
+}
+
+/// The order of [`meld::best_discard`]'s tie-break: rank, then suit.
+fn key(card: Card) -> u32 {
+    4 * u32::from(card.rank().index()) + card.suit() as u32
 }
 
 impl Strategy for Greedy {
@@ -158,15 +244,14 @@ impl Strategy for Greedy {
     }
 
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
-        if big_gin_legal(view) {
+        let discard = self.discard(view);
+        // All 11 cards melding leaves some meld of 4 or more, two of whose
+        // cards can go with nothing left dead: big gin needs a discard
+        // leaving 0.
+        if discard.deadwood == 0 && big_gin_legal(view) {
             return TurnEnd::BigGin;
         }
-        let discard = match self.last.take() {
-            Some((hand, best)) if hand == view.hand && Some(best.card) != view.taken_from_pile => {
-                best
-            }
-            _ => best_discard_except(view.hand, view.taken_from_pile),
-        };
+        self.kept = Some((view.hand.without(discard.card), discard.deadwood));
         let must = matches!(
             view.phase,
             crate::engine::Phase::EndTurn {

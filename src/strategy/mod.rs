@@ -107,21 +107,14 @@ pub fn draw_when(view: &PlayerView<'_>, wants: impl FnOnce(Card) -> bool) -> Dra
 pub fn best_discard_except(hand: CardSet, banned: Option<Card>) -> meld::Discard {
     let best = meld::best_discard(hand).expect("a hand ending its turn has cards");
     match banned {
-        Some(card) if card == best.card => hand
-            .without(card)
-            .iter()
-            .rev()
-            .map(|c| meld::Discard {
-                card: c,
-                deadwood: meld::deadwood(hand.without(c)),
-            })
-            .min_by_key(|d| {
-                (
-                    d.deadwood,
-                    std::cmp::Reverse((d.card.rank(), d.card.suit())),
-                )
-            })
-            .expect("11 cards"),
+        Some(card) if card == best.card => {
+            // The next best: one batched solve, ties to the higher card.
+            let legal = hand.without(card);
+            let left = meld::deadwood_without_each(hand);
+            let deadwood = left.min_over(legal);
+            let card = left.cards_at(legal, deadwood).highest().expect("11 cards");
+            meld::Discard { card, deadwood }
+        }
         _ => best,
     }
 }

@@ -16,7 +16,7 @@ use crate::engine::{
 use crate::meld;
 
 use super::profile::{Kind, ParamError, ParamValue, Params, write_inline};
-use super::{best_discard_except, draw_when, joins_meld};
+use super::{draw_when, joins_meld};
 
 /// The table's row of `simple`.
 pub(super) const KIND: Kind = Kind::of::<SimpleParams>("simple", &[], None);
@@ -75,19 +75,17 @@ impl Strategy for Simple {
     }
 
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
-        if big_gin_legal(view) {
+        // One batched solve: the deadwood every discard leaves. Big gin
+        // needs one leaving 0 (11 melded cards hold a meld of 4 or more).
+        let left = meld::deadwood_without_each(view.hand);
+        if left.min_over(view.hand) == 0 && big_gin_legal(view) {
             return TurnEnd::BigGin;
         }
-        let best = best_discard_except(view.hand, view.taken_from_pile).deadwood;
-        let mut ties = [view.hand.first().expect("11 cards"); 11];
-        let mut n = 0;
-        for card in legal_discards(view) {
-            if meld::deadwood(view.hand.without(card)) == best {
-                ties[n] = card;
-                n += 1;
-            }
-        }
-        let card = ties[below(&mut self.rng, n as u64) as usize];
+        let legal = legal_discards(view);
+        let best = left.min_over(legal);
+        let ties = left.cards_at(legal, best);
+        let pick = below(&mut self.rng, u64::from(ties.len())) as usize;
+        let card = ties.iter().nth(pick).expect("the least is reached");
         turn_end(card, best <= view.knock_limit)
     }
 }

@@ -28,6 +28,7 @@ use crate::meld;
 use crate::rules::Rules;
 
 use super::super::best_discard_except;
+use super::super::greedy::{highest_value, sure_discard};
 use super::frozen::Frozen;
 
 /// How a rollout ended: what [`HandOutcome::winner`](crate::engine::HandOutcome::winner)
@@ -409,44 +410,6 @@ impl<'a> GreedyRollout<'a> {
             ),
         }
     }
-}
-
-/// The highest card value (ace 1 to 10 for tens and faces) in `hand`, 0
-/// when it is empty.
-fn highest_value(hand: CardSet) -> u8 {
-    let bits = hand.bits();
-    let ranks = (0..4).fold(0u64, |acc, s| acc | (bits >> (16 * s) & 0x1FFF));
-    (64 - ranks.leading_zeros()).min(10) as u8
-}
-
-/// Whether `card`, added to `hand` (least deadwood `now`), is the best
-/// discard of the eleven cards, leaving `now`.
-///
-/// When `card` melds with nothing, keeping it and discarding another card
-/// `x` leaves the deadwood of `hand − x` plus the card's value, and removing
-/// `x` saves at most its own value and at most `now`. So `card` is the best
-/// discard (ties go to the higher card) when its value exceeds `now`, or
-/// when it is the highest card of all: a card saving as much as it is worth
-/// is worth at least as much, so it is of a rank at least as high.
-fn sure_discard(hand: CardSet, now: u8, card: Card) -> bool {
-    if meld::meldable(hand.with(card)).contains(card) {
-        return false;
-    }
-    card.value() > now || highest_key(hand).is_none_or(|high| high < key(card))
-}
-
-/// The order of [`meld::best_discard`]'s tie-break: rank, then suit.
-fn key(card: Card) -> u32 {
-    4 * u32::from(card.rank().index()) + card.suit() as u32
-}
-
-/// The key of the highest card of `hand`, `None` when it is empty.
-fn highest_key(hand: CardSet) -> Option<u32> {
-    let bits = hand.bits();
-    let ranks = (0..4).fold(0u64, |acc, s| acc | (bits >> (16 * s) & 0x1FFF));
-    let rank = ranks.checked_ilog2()?;
-    let suit = (bits >> rank & meld::RANK_STRIDE).ilog2() / 16;
-    Some(4 * rank + suit)
 }
 
 /// A knock with `hand` (least deadwood `deadwood`, within `knock_limit`)

@@ -1,0 +1,306 @@
+//! The batched solver: the least deadwood of every hand one card away from
+//! a hand, in one call, one byte per card ([`PerCard`]).
+//!
+//! - [`deadwood_without_each`]: `deadwood(hand − c)` for every card `c` of
+//!   the hand (an 11-card hand's discards).
+//! - [`deadwood_with_each`]: `deadwood(hand + x)` for every card `x` of a
+//!   given set outside the hand (a 10-card hand and each unseen card).
+//!
+//! # How it works
+//!
+//! An arrangement of `hand − c` is an arrangement of `hand` with `c` left
+//! unmelded, so when `c` is in no rank holding three or more cards of the
+//! hand, the set choices of `hand` cover those of `hand − c`, and for each
+//! choice the lane of `c`'s suit changes by one card while the other three
+//! stay. [`TOGGLE`] holds, per lane mask, the run-only deadwood of the lane
+//! with each of its 13 cards toggled, 16 bytes a lane: one set choice costs
+//! four table rows, each added to the deadwood of the other lanes and folded
+//! into a running minimum, 16 bytes at a time (a saturating add and a
+//! minimum of two byte vectors, which the compiler emits as SIMD
+//! instructions on any target with 128-bit vectors; `benches/meld.rs`
+//! `batch/*` compares it with the one-card-at-a-time solver). Adding a card
+//! `x` works the same way, with two more cases: `x` making a set with a pair
+//! of the hand (one more candidate per set choice, the pair leaving its
+//! lanes), and `x` joining a rank the hand holds three times (rare; solved
+//! one hand at a time). Removing a card of a rank held three or more times
+//! changes the set choices themselves and is also solved one hand at a time.
+//!
+//! The set choices are enumerated with the pruning of the scalar solver,
+//! computed for `hand` (removal: a card can only lose run partners, so every
+//! choice `hand − c` needs is kept) or for `hand` with every candidate added
+//! (addition: the cards that could be in a run then include those of every
+//! `hand + x`, so again no needed choice is pruned).
+
+use crate::cards::{Card, CardSet};
+
+use super::RANK_STRIDE;
+use super::solve::{
+    deadwood, for_each_set_choice, lane, runnable, runs_deadwood, set_ranks, split_set_ranks,
+};
+use super::table::{RUN_DEADWOOD, TOGGLE};
+
+/// One byte per card, indexed by the card's bit in a [`CardSet`] (16 per
+/// suit, the top three of each suit unused): four 16-byte vectors, one a
+/// suit, and the cards the call covered. The bytes of other cards are
+/// unspecified and never read.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct PerCard {
+    bytes: [u8; 64],
+    covered: u64,
+}
+
+impl PerCard {
+    /// What [`PerCard::min_over`] gives for no covered card.
+    pub const NONE: u8 = u8::MAX;
+
+    /// The deadwood for `card`, `None` if the call did not cover it.
+    #[must_use]
+    pub fn get(&self, card: Card) -> Option<u8> {
+        let bit = card.bit();
+        (self.covered >> bit & 1 == 1).then_some(self.bytes[bit as usize])
+    }
+
+    /// The cards covered.
+    pub fn covered(&self) -> CardSet {
+        CardSet::from_bits_truncate(self.covered)
+    }
+
+    /// The least deadwood over the covered cards of `cards`
+    /// ([`PerCard::NONE`] if there are none).
+    #[must_use]
+    pub fn min_over(&self, cards: CardSet) -> u8 {
+        let mut left = cards.bits() & self.covered;
+        let mut least = Self::NONE;
+        while left != 0 {
+            least = least.min(self.bytes[left.trailing_zeros() as usize]);
+            left &= left - 1;
+        }
+        least
+    }
+
+    /// The covered cards of `cards` whose deadwood is exactly `deadwood`.
+    pub fn cards_at(&self, cards: CardSet, deadwood: u8) -> CardSet {
+        let mut left = cards.bits() & self.covered;
+        let mut at = 0;
+        while left != 0 {
+            let bit = left.trailing_zeros();
+            at |= u64::from(self.bytes[bit as usize] == deadwood) << bit;
+            left &= left - 1;
+        }
+        CardSet::from_bits_truncate(at)
+    }
+}
+
+impl PartialEq for PerCard {
+    /// The same cards covered with the same deadwood.
+    fn eq(&self, other: &PerCard) -> bool {
+        self.covered == other.covered
+            && self
+                .covered()
+                .iter()
+                .all(|card| self.get(card) == other.get(card))
+    }
+}
+
+impl Eq for PerCard {}
+
+impl std::fmt::Debug for PerCard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let covered = (0..64u32).filter_map(|bit| {
+            let card = Card::from_bit(bit)?;
+            Some((card, self.get(card)?))
+        });
+        f.debug_map().entries(covered).finish()
+    }
+}
+
+/// Folds one set choice into `acc`: with `rest` the cards left for runs,
+/// byte `r` of suit `s` becomes at most the run-only deadwood of `rest`
+/// with card `(r, s)` toggled. Saturates at 255, which no least deadwood
+/// reaches (an optimum's deadwood holds at most two cards a rank, 170).
+#[inline(always)]
+fn fold_choice(acc: &mut [u8; 64], rest: u64) {
+    let lanes = [0, 1, 2, 3].map(|suit| lane(rest, suit));
+    let dw = lanes.map(|m| u32::from(RUN_DEADWOOD[m]));
+    let total = dw[0] + dw[1] + dw[2] + dw[3];
+    for suit in 0..4 {
+        let others = (total - dw[suit]).min(255) as u8;
+        let row = &TOGGLE[lanes[suit]];
+        let out = &mut acc[16 * suit..16 * suit + 16];
+        for k in 0..16 {
+            out[k] = out[k].min(row[k].saturating_add(others));
+        }
+    }
+}
+
+/// Every card of `bits` in a rank `bits` holds at least three times.
+#[inline(always)]
+fn set_rank_cards(bits: u64) -> u64 {
+    bits & (u64::from(set_ranks(bits)) * RANK_STRIDE)
+}
+
+/// `deadwood(hand − c)` for every card `c` of `hand`, in one call: for an
+/// 11-card hand, the deadwood each discard leaves.
+///
+/// ```
+/// use ginlab::{CardSet, meld};
+/// let hand: CardSet = "AS 2S 3S 4S 7H 7D 7C KC QC 5H 9D".parse().unwrap();
+/// let left = meld::deadwood_without_each(hand);
+/// assert_eq!(left.get("KC".parse().unwrap()), Some(24));
+/// assert_eq!(left.get("4S".parse().unwrap()), Some(34));
+/// assert_eq!(left.get("KS".parse().unwrap()), None);
+/// ```
+#[must_use]
+pub fn deadwood_without_each(hand: CardSet) -> PerCard {
+    let bits = hand.bits();
+    let mut acc = [PerCard::NONE; 64];
+    let (forced, open, run) = split_set_ranks(bits);
+    let mut visit = |sets: u64| fold_choice(&mut acc, bits & !sets);
+    if open == 0 {
+        visit(forced);
+    } else {
+        for_each_set_choice(bits, open, run, forced, &mut visit);
+    }
+    let mut alone = set_rank_cards(bits);
+    while alone != 0 {
+        let bit = alone.trailing_zeros();
+        alone &= alone - 1;
+        acc[bit as usize] = deadwood(CardSet::from_bits_truncate(bits & !(1 << bit)));
+    }
+    PerCard {
+        bytes: acc,
+        covered: bits,
+    }
+}
+
+/// `deadwood(hand + x)` for every card `x` of `cards` outside `hand`, in
+/// one call: for a 10-card hand and the unseen cards, the deadwood each
+/// would make before discarding.
+///
+/// ```
+/// use ginlab::{CardSet, meld};
+/// let hand: CardSet = "AS 2S 3S 4S 7H 7D KC QC 5H 9D".parse().unwrap();
+/// let with = meld::deadwood_with_each(hand, !hand);
+/// assert_eq!(with.get("7C".parse().unwrap()), Some(34));
+/// assert_eq!(with.get("5S".parse().unwrap()), Some(48));
+/// assert_eq!(with.get("AS".parse().unwrap()), None);
+/// ```
+#[must_use]
+pub fn deadwood_with_each(hand: CardSet, cards: CardSet) -> PerCard {
+    let bits = hand.bits();
+    let cands = cards.bits() & !bits;
+    let mut acc = [PerCard::NONE; 64];
+    // Ranks with exactly two cards in the hand and a candidate: that
+    // candidate makes a 3-card set with the pair.
+    let ranks = [0, 1, 2, 3].map(|suit| lane(bits, suit) as u16);
+    let two_or_more = (ranks[0] & (ranks[1] | ranks[2] | ranks[3]))
+        | (ranks[1] & (ranks[2] | ranks[3]))
+        | (ranks[2] & ranks[3]);
+    let threes = set_ranks(bits);
+    let cand_ranks = [0, 1, 2, 3]
+        .map(|suit| lane(cands, suit) as u16)
+        .iter()
+        .fold(0, |acc, l| acc | l);
+    let pairs = two_or_more & !threes & cand_ranks;
+    // The pruning of the set choices, with every candidate in the hand.
+    let run = runnable(bits | cands);
+    let runnable_ranks = (run | run >> 16 | run >> 32 | run >> 48) as u16 & 0x1FFF;
+    let forced = bits & (u64::from(threes & !runnable_ranks) * RANK_STRIDE);
+    let open = threes & runnable_ranks;
+    let mut best_pair_set = [u32::MAX; 13];
+    let mut visit = |sets: u64| {
+        let rest = bits & !sets;
+        fold_choice(&mut acc, rest);
+        let mut left = pairs;
+        while left != 0 {
+            let r = left.trailing_zeros();
+            left &= left - 1;
+            let pair = bits & RANK_STRIDE << r;
+            let dw = runs_deadwood(rest & !pair);
+            best_pair_set[r as usize] = best_pair_set[r as usize].min(dw);
+        }
+    };
+    if open == 0 {
+        visit(forced);
+    } else {
+        for_each_set_choice(bits, open, run, forced, &mut visit);
+    }
+    let mut left = pairs;
+    while left != 0 {
+        let r = left.trailing_zeros();
+        left &= left - 1;
+        let set = best_pair_set[r as usize].min(255) as u8;
+        for suit in 0..4 {
+            let i = 16 * suit + r as usize;
+            acc[i] = acc[i].min(set);
+        }
+    }
+    let mut alone = cands & (u64::from(threes) * RANK_STRIDE);
+    while alone != 0 {
+        let bit = alone.trailing_zeros();
+        alone &= alone - 1;
+        acc[bit as usize] = deadwood(CardSet::from_bits_truncate(bits | 1 << bit));
+    }
+    PerCard {
+        bytes: acc,
+        covered: cands,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(s: &str) -> CardSet {
+        s.parse().unwrap()
+    }
+
+    /// Against the scalar solver, on hands where every special case occurs:
+    /// set ranks of three and four, pairs, forced sets, runs through sets.
+    #[test]
+    fn matches_the_scalar_solver() {
+        let hands = [
+            "AS 2S 3S 4S 7H 7D 7C KC QC 5H 9D",
+            "5C 5D 5H 5S 9C 9D 9H 9S KC KD KH",
+            "5C 5D 5H 6H 9C 9D 9H TH JH 2S 3S",
+            "2C 2D 2H 2S 3H 4H 7C 7D 8C 9C",
+            "5C 5D 5H 6H KS KH QD 2C 2D 9S",
+            "AH 2H 3H 4H 5H 6H 7H 8H 9H TH",
+            "",
+            "KS",
+        ];
+        for text in hands {
+            let hand = set(text);
+            let without = deadwood_without_each(hand);
+            let with = deadwood_with_each(hand, !hand);
+            for card in Card::all() {
+                if hand.contains(card) {
+                    assert_eq!(
+                        without.get(card),
+                        Some(deadwood(hand.without(card))),
+                        "{hand} without {card}"
+                    );
+                    assert_eq!(with.get(card), None);
+                } else {
+                    assert_eq!(without.get(card), None);
+                    assert_eq!(
+                        with.get(card),
+                        Some(deadwood(hand.with(card))),
+                        "{hand} with {card}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn min_and_ties() {
+        let hand = set("AS 2S 3S 4S 7H 7D 7C KC QC 5H 9D");
+        let left = deadwood_without_each(hand);
+        assert_eq!(left.min_over(hand), 24);
+        assert_eq!(left.cards_at(hand, 24), set("QC KC"));
+        assert_eq!(left.min_over(set("AS 2S 3S 4S")), 34);
+        assert_eq!(left.min_over(CardSet::EMPTY), PerCard::NONE);
+    }
+}
