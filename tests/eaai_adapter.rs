@@ -126,6 +126,9 @@ fn play_profile(
         .split("stderr logs in ")
         .nth(1)
         .expect("the log folder is printed")
+        .lines()
+        .next()
+        .expect("a folder after the words")
         .trim();
     let mut text = String::new();
     for entry in std::fs::read_dir(logs).unwrap() {

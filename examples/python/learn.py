@@ -35,8 +35,11 @@ def features(cards, scalars):
     hand = cards[:, 0]
     top = cards[:, 3]
     deadwood, melded = ginlab.solve_batch(hand)
-    # Would the pile top (or upcard) meld with the hand?
-    with_top = np.minimum(hand + top, 1).astype(np.uint8)
+    # Would the pile top (or upcard) meld with the hand? Asked of the hands
+    # that could take it (10 cards); an 11-card hand is discarding, where
+    # taking is masked out, and the solver takes at most 11 cards.
+    can_take = hand.sum(axis=1, keepdims=True) <= 10
+    with_top = np.where(can_take, np.minimum(hand + top, 1), hand).astype(np.uint8)
     _, melded_top = ginlab.solve_batch(with_top)
     top_melds = (melded_top & (top == 1)).any(axis=1)
     top_value = (top * VALUE).sum(axis=1)

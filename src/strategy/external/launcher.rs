@@ -1,6 +1,6 @@
 //! The sandbox launcher: the hidden mode of the host program that a bot is
 //! started through (`PROGRAM __sandbox-exec [OPTIONS] -- COMMAND...`, built
-//! by [`super::sandbox`]). It sets the resource limits, drops every
+//! by `super::sandbox`). It sets the resource limits, drops every
 //! capability, restricts itself with Landlock (no new privileges), and then
 //! executes the bot, which keeps all of it. Restricting a process of its
 //! own, between ginlab and the bot, needs no code between `fork` and

@@ -299,7 +299,7 @@ impl BotProcess {
         &self.hello
     }
 
-    /// How long the bot has to exit after `quit` (see [`BotProcess::quit`]).
+    /// How long the bot has to exit after `quit` (see `BotProcess::quit`).
     #[must_use]
     pub fn quit_grace(&self) -> Duration {
         self.quit_grace
