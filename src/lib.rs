@@ -36,3 +36,4 @@ pub mod report;
 pub mod sim;
 pub mod stats;
 pub mod suggest;
+pub mod tune;
