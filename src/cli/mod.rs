@@ -16,6 +16,7 @@ mod solve;
 mod strategies;
 mod study;
 mod tournament;
+mod tune;
 
 use std::fmt::Display;
 use std::io::{self, Write as _};
@@ -92,6 +93,13 @@ enum Command {
     /// Re-make a result folder's charts (every row's histograms, the headline
     /// chart) and distribution.csv from its tallies.json.
     Chart(chart::ChartArgs),
+    /// Tune a strategy's parameters per variant: racing on duplicate deals
+    /// for a grid, SPSA for ranges; the answer confirmed on fresh deals.
+    #[command(
+        mut_arg("hands", |a| a.help("The search's budget per variant in hands")),
+        mut_arg("games", |a| a.help("The search's budget per variant in whole games")),
+    )]
+    Tune(tune::TuneArgs),
 }
 
 /// Runs the parsed command line.
@@ -114,6 +122,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Replay(args) => replay::run(args),
         Command::Chart(args) => chart::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Tune(args) => tune::run(args),
     }
 }
 

@@ -59,6 +59,17 @@ pub struct RunArgs {
 
 pub fn run(args: RunArgs) -> Result<(), Failure> {
     let text = SPEC_FILE.read_file(&args.spec)?;
+    if ginlab::tune::spec::is_tune_spec(&text) {
+        return super::tune::run_spec(
+            &args.spec,
+            text,
+            args.out,
+            args.threads,
+            args.resume,
+            args.quiet,
+            args.json,
+        );
+    }
     let experiment = Experiment::from_toml(&text)
         .map_err(|e| Failure::input(format!("experiment {}: {e}", args.spec.display())))?;
     // The spec's validated folder name (its `name`, or a file stem that is

@@ -43,6 +43,7 @@ pub use merge::merge;
 pub use output::{Outcome, remake_views};
 pub use run::{MAX_THREADS, Options, Progress, STOP_BLOCK, check_threads, run};
 pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, given_once};
+pub(crate) use state::read_capped;
 pub use state::{Shard, StudyKind};
 
 /// Why a job did not finish.

@@ -446,7 +446,7 @@ pub(super) const MANIFEST_CAP: u64 = 4 << 20;
 
 /// The file at `path`, at most `cap` bytes: a larger one (a damaged
 /// folder, or `/dev/zero` given as one) is bad input, not a read without end.
-pub(super) fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, JobError> {
+pub(crate) fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, JobError> {
     use std::io::Read as _;
     let mut bytes = Vec::new();
     std::fs::File::open(path)

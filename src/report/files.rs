@@ -438,7 +438,7 @@ pub fn is_folder_file(name: &str) -> bool {
 /// left from an earlier run into the same folder is stale).
 #[must_use]
 pub fn is_result_file(name: &str) -> bool {
-    const FIXED: [&str; 12] = [
+    const FIXED: [&str; 16] = [
         "summary.csv",
         "seats.csv",
         "distribution.csv",
@@ -451,8 +451,14 @@ pub fn is_result_file(name: &str) -> bool {
         "ratings.csv",
         "crosstable.csv",
         "ratings.svg",
+        // `ginlab tune`'s (src/tune/output.rs).
+        "answer.csv",
+        "search.csv",
+        "search.svg",
+        "tune.json",
     ];
     FIXED.contains(&name)
+        || (name.starts_with("tuned-") && name.ends_with(".toml"))
         || (name.ends_with(".svg")
             && (name.starts_with("hand_score-") || name.starts_with("game_margin-")))
 }

@@ -21,3 +21,31 @@ pub use objective::Unit;
 pub use racing::Race;
 pub use space::{Dim, Domain, Setting, Space};
 pub use spsa::{Gains, Spsa};
+pub mod output;
+pub mod request;
+pub mod run;
+pub mod spec;
+
+pub use output::{Answer, TuneOutcome};
+pub use request::{Method, TuneRequest};
+
+use crate::job::JobError;
+
+/// Plays a tuning run: the search of every variant (resumed from the
+/// folder's `tune.json` with `resume`), then the confirmation and the
+/// result files. `status` gets a line after every block.
+///
+/// # Errors
+/// [`JobError::Input`] for a bad request or folder (before anything is
+/// played), [`JobError::Run`] for a failure while playing or writing.
+pub fn tune(
+    request: &TuneRequest,
+    threads: usize,
+    resume: bool,
+    status: &dyn Fn(&str),
+) -> Result<TuneOutcome, JobError> {
+    let (plan, state, claim) = run::search(request, threads, resume, status)?;
+    let outcome = output::finish(request, &plan, &state, threads, claim.notes.clone())?;
+    drop(claim);
+    Ok(outcome)
+}

@@ -110,11 +110,9 @@ pub fn paired_difference(i: &UnitSums, j: &UnitSums, cross: &Cross) -> Option<(f
     }
     let (ri, rj) = (i.value(), j.value());
     let (yi, yj) = (i.y as f64, j.y as f64);
-    let own = |s: &UnitSums, r: f64| {
-        s.xx as f64 - 2.0 * r * s.xy as f64 + r * r * s.yy as f64
-    };
-    let c = cross.xx as f64 - rj * cross.xy as f64 - ri * cross.yx as f64
-        + ri * rj * cross.yy as f64;
+    let own = |s: &UnitSums, r: f64| s.xx as f64 - 2.0 * r * s.xy as f64 + r * r * s.yy as f64;
+    let c =
+        cross.xx as f64 - rj * cross.xy as f64 - ri * cross.yx as f64 + ri * rj * cross.yy as f64;
     let sum = own(i, ri) / (yi * yi) + own(j, rj) / (yj * yj) - 2.0 * c / (yi * yj);
     let m = i.units as f64;
     Some((ri - rj, (m / (m - 1.0) * sum.max(0.0)).sqrt()))
@@ -129,11 +127,19 @@ mod tests {
         // y = 1: the difference of means, SE of the per-unit differences.
         let a = [3i64, 1, 4, 1, 5, 9, 2, 6];
         let b = [2i64, 1, 3, 0, 5, 7, 2, 4];
-        let (mut sa, mut sb, mut cross) = (UnitSums::default(), UnitSums::default(), Cross::default());
+        let (mut sa, mut sb, mut cross) =
+            (UnitSums::default(), UnitSums::default(), Cross::default());
         for (&x, &z) in a.iter().zip(&b) {
             sa.add(x, 1);
             sb.add(z, 1);
-            cross.add(Unit { x, y: 1, hands: 1 }, Unit { x: z, y: 1, hands: 1 });
+            cross.add(
+                Unit { x, y: 1, hands: 1 },
+                Unit {
+                    x: z,
+                    y: 1,
+                    hands: 1,
+                },
+            );
         }
         let (d, se) = paired_difference(&sa, &sb, &cross).unwrap();
         let diffs: Vec<f64> = a.iter().zip(&b).map(|(x, z)| (x - z) as f64).collect();

@@ -62,7 +62,9 @@ impl Race {
     /// The live arms, in order.
     #[must_use]
     pub fn alive(&self) -> Vec<usize> {
-        (0..self.sums.len()).filter(|&a| self.dropped[a].is_none()).collect()
+        (0..self.sums.len())
+            .filter(|&a| self.dropped[a].is_none())
+            .collect()
     }
 
     fn pair(&self, i: usize, j: usize) -> usize {
@@ -95,7 +97,11 @@ impl Race {
         let alive = self.alive();
         assert_eq!(units.len(), alive.len(), "one unit list per live arm");
         for (n, &a) in alive.iter().enumerate() {
-            assert_eq!(units[n].len(), units[0].len(), "the same deals for every arm");
+            assert_eq!(
+                units[n].len(),
+                units[0].len(),
+                "the same deals for every arm"
+            );
             for u in &units[n] {
                 self.sums[a].add(u.x, u.y);
                 self.hands[a] += u.hands;

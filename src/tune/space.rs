@@ -71,7 +71,9 @@ impl Dim {
 
     /// The stock size of a schedule step (`schedule@20`).
     fn schedule_step(&self) -> Option<u32> {
-        self.name.strip_prefix("schedule@").and_then(|s| s.parse().ok())
+        self.name
+            .strip_prefix("schedule@")
+            .and_then(|s| s.parse().ok())
     }
 }
 
@@ -147,7 +149,8 @@ impl Space {
                     echo(name)
                 ));
             }
-            let numeric = step.is_some() || matches!(param.ty, ParamType::Integer | ParamType::Number);
+            let numeric =
+                step.is_some() || matches!(param.ty, ParamType::Integer | ParamType::Number);
             let domain = read_domain(values.trim(), numeric, param.ty == ParamType::Number)
                 .map_err(|why| format!("parameter `{}`: {why}", echo(text)))?;
             dims.push(Dim {
@@ -191,7 +194,11 @@ impl Space {
         for (dim, value) in self.dims.iter().zip(setting) {
             match dim.schedule_step() {
                 Some(stock) => steps.push((stock, value)),
-                None => profile = profile.with_param(&dim.name, value).map_err(|e| e.to_string())?,
+                None => {
+                    profile = profile
+                        .with_param(&dim.name, value)
+                        .map_err(|e| e.to_string())?
+                }
             }
         }
         if !steps.is_empty() {
@@ -264,13 +271,18 @@ fn read_domain(text: &str, numeric: bool, number: bool) -> Result<Domain, String
         };
         if inclusive {
             let parse = |s: &str| {
-                s.trim()
-                    .parse::<i64>()
-                    .map_err(|_| format!("`{}` is not an integer (LO..=HI takes integers)", echo(s.trim())))
+                s.trim().parse::<i64>().map_err(|_| {
+                    format!(
+                        "`{}` is not an integer (LO..=HI takes integers)",
+                        echo(s.trim())
+                    )
+                })
             };
             let (lo, hi) = (parse(lo)?, parse(hi)?);
             if lo >= hi {
-                return Err(format!("the range {lo}..={hi} is empty or one value: LO must be below HI"));
+                return Err(format!(
+                    "the range {lo}..={hi} is empty or one value: LO must be below HI"
+                ));
             }
             return Ok(Domain::Integers { lo, hi });
         }
@@ -286,7 +298,9 @@ fn read_domain(text: &str, numeric: bool, number: bool) -> Result<Domain, String
         };
         let (lo, hi) = (parse(lo)?, parse(hi)?);
         if lo >= hi {
-            return Err(format!("the range {lo}..{hi} is empty: LO must be below HI"));
+            return Err(format!(
+                "the range {lo}..{hi} is empty: LO must be below HI"
+            ));
         }
         return Ok(Domain::Numbers { lo, hi });
     }
@@ -317,7 +331,10 @@ mod tests {
     #[test]
     fn parameters_are_checked_against_the_strategy() {
         let e = Space::new(greedy(), &["hold=0..=3".into()]).unwrap_err();
-        assert!(e.contains("has no parameter `hold`") && e.contains("knock_at, schedule"), "{e}");
+        assert!(
+            e.contains("has no parameter `hold`") && e.contains("knock_at, schedule"),
+            "{e}"
+        );
         let e = Space::new(greedy(), &["knock_at=0..=11".into()]).unwrap_err();
         assert!(e.contains("value 11") && e.contains("0 to 10"), "{e}");
         let e = Space::new(greedy(), &["knock_at=5..=5".into()]).unwrap_err();
@@ -328,14 +345,25 @@ mod tests {
 
     #[test]
     fn grids_and_schedules_make_profiles() {
-        let s = Space::new(greedy(), &["knock_at=0..=2".into(), "schedule@10=3,4".into()]).unwrap();
+        let s = Space::new(
+            greedy(),
+            &["knock_at=0..=2".into(), "schedule@10=3,4".into()],
+        )
+        .unwrap();
         let grid = s.grid().unwrap();
         assert_eq!(grid.len(), 6);
         let p = s.profile(&grid[5]).unwrap();
         assert_eq!(p.to_string(), "greedy:knock_at=2,schedule=10:4");
-        let s = Space::new(greedy(), &["schedule@5=0..=10".into(), "schedule@20=0..=10".into()]).unwrap();
+        let s = Space::new(
+            greedy(),
+            &["schedule@5=0..=10".into(), "schedule@20=0..=10".into()],
+        )
+        .unwrap();
         let p = s.profile(&["1".into(), "7".into()]).unwrap();
         assert_eq!(p.to_string(), "greedy:schedule=20:7/5:1");
-        assert_eq!(s.ranges().unwrap(), vec![(0.0, 10.0, true), (0.0, 10.0, true)]);
+        assert_eq!(
+            s.ranges().unwrap(),
+            vec![(0.0, 10.0, true), (0.0, 10.0, true)]
+        );
     }
 }

@@ -110,7 +110,9 @@ impl Spsa {
     /// The current values (rounded where integer): the answer so far.
     #[must_use]
     pub fn current(&self) -> Vec<f64> {
-        (0..self.theta.len()).map(|i| self.value(i, self.theta[i])).collect()
+        (0..self.theta.len())
+            .map(|i| self.value(i, self.theta[i]))
+            .collect()
     }
 
     /// The two settings of the next iteration (`+Δ`, `−Δ`), in the
@@ -122,7 +124,11 @@ impl Spsa {
         let mut plus = Vec::new();
         let mut minus = Vec::new();
         for (i, &(lo, hi, integer)) in self.ranges.iter().enumerate() {
-            let sign = if mix(seed ^ mix(i as u64 + 1)) & 1 == 0 { 1.0 } else { -1.0 };
+            let sign = if mix(seed ^ mix(i as u64 + 1)) & 1 == 0 {
+                1.0
+            } else {
+                -1.0
+            };
             let step = if integer { c.max(1.0 / (hi - lo)) } else { c };
             plus.push(self.value(i, self.theta[i] + sign * step));
             minus.push(self.value(i, self.theta[i] - sign * step));
@@ -196,7 +202,11 @@ mod tests {
         let spsa = Spsa::new(
             vec![(0.0, 100.0, true)],
             &[50.0],
-            Gains { a: 1.0, c: 0.001, big_a: 0.0 },
+            Gains {
+                a: 1.0,
+                c: 0.001,
+                big_a: 0.0,
+            },
         );
         let (p, m) = spsa.perturbed(3);
         assert_ne!(p, m);
