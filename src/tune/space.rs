@@ -175,9 +175,8 @@ impl Space {
             for value in values {
                 let mut setting: Setting = self.dims.iter().map(|d| first_value(d)).collect();
                 setting[d] = value.clone();
-                self.profile(&setting).map_err(|e| {
-                    format!("parameter `{}`: value {}: {e}", dim.name, echo(&value))
-                })?;
+                self.profile(&setting)
+                    .map_err(|e| format!("parameter `{dim}`: value {}: {e}", echo(&value)))?;
             }
         }
         Ok(())
@@ -336,7 +335,10 @@ mod tests {
             "{e}"
         );
         let e = Space::new(greedy(), &["knock_at=0..=11".into()]).unwrap_err();
-        assert!(e.contains("value 11") && e.contains("0 to 10"), "{e}");
+        assert!(
+            e.contains("knock_at=0..=11") && e.contains("0 to 10"),
+            "{e}"
+        );
         let e = Space::new(greedy(), &["knock_at=5..=5".into()]).unwrap_err();
         assert!(e.contains("LO must be below HI"), "{e}");
         let e = Space::new(greedy(), &["knock_at=1..4".into()]).unwrap_err();
