@@ -294,6 +294,12 @@ fn answer_text(outcome: &TuneOutcome, out: &Path) -> String {
             a.search_played,
             a.search_hands
         );
+        if let Some(left) = a.arms_left.filter(|&n| n > 1) {
+            let _ = writeln!(
+                text,
+                "  the budget ended the race with {left} settings that could not be told apart; the best is the leader by its estimate"
+            );
+        }
         for f in &a.confirmed {
             let _ = writeln!(
                 text,

@@ -63,6 +63,9 @@ pub struct Answer {
     pub best: String,
     /// The runner-up (racing).
     pub runner_up: Option<String>,
+    /// The settings still in the race when it ended (racing; more than
+    /// one when the budget ended it: they could not be told apart).
+    pub arms_left: Option<usize>,
     /// The baseline.
     pub baseline: String,
     /// Games (or hands) the search played, every arm counted.
@@ -175,7 +178,7 @@ pub fn finish(
             .transpose()?;
         let mut candidates = vec![best.clone()];
         candidates.extend(runner.clone());
-        if !candidates.iter().any(|c| *c == request.baseline.profile) {
+        if !candidates.contains(&request.baseline.profile) {
             candidates.push(request.baseline.profile.clone());
         }
         for (opponent, _) in &request.opponents {
@@ -202,6 +205,10 @@ pub fn finish(
                 method: plan.method.name(),
                 best: best.to_string(),
                 runner_up: runner.as_ref().map(ToString::to_string),
+                arms_left: match &current.search {
+                    Search::Race(race) => Some(race.alive().len()),
+                    Search::Spsa(_) => None,
+                },
                 baseline: request.baseline.profile.to_string(),
                 search_played: current.played,
                 search_hands: current.hands,
@@ -299,7 +306,7 @@ fn cell(x: Option<f64>) -> String {
 #[must_use]
 pub fn answer_csv(outcome_answers: &[Answer]) -> String {
     let mut out = String::from(
-        "variant,method,opponent,best,runner_up,baseline,search_played,search_hands,best_value,best_lo,best_hi,runner_up_value,runner_up_lo,runner_up_hi,baseline_value,baseline_lo,baseline_hi,edge_runner_up,edge_runner_up_lo,edge_runner_up_hi,edge_baseline,edge_baseline_lo,edge_baseline_hi,confirm_units\n",
+        "variant,method,opponent,best,runner_up,arms_left,baseline,search_played,search_hands,best_value,best_lo,best_hi,runner_up_value,runner_up_lo,runner_up_hi,baseline_value,baseline_lo,baseline_hi,edge_runner_up,edge_runner_up_lo,edge_runner_up_hi,edge_baseline,edge_baseline_lo,edge_baseline_hi,confirm_units\n",
     );
     for a in outcome_answers {
         let find =
@@ -328,12 +335,13 @@ pub fn answer_csv(outcome_answers: &[Answer]) -> String {
         };
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             a.variant,
             a.method,
             a.opponent.as_deref().unwrap_or(""),
             a.best,
             a.runner_up.as_deref().unwrap_or(""),
+            a.arms_left.map_or_else(String::new, |n| n.to_string()),
             a.baseline,
             a.search_played,
             a.search_hands,

@@ -134,14 +134,12 @@ impl Space {
                     kind.param_names()
                 ));
             };
-            if let Some(step) = step {
-                if param.name != "schedule" || step.parse::<u32>().is_err() {
-                    return Err(format!(
-                        "parameter `{}`: NAME@STOCK names a step of a knock schedule, `schedule@STOCK` with STOCK a card count (strategy `{}`)",
-                        echo(text),
-                        kind.name
-                    ));
-                }
+            if step.is_some_and(|s| param.name != "schedule" || s.parse::<u32>().is_err()) {
+                return Err(format!(
+                    "parameter `{}`: NAME@STOCK names a step of a knock schedule, `schedule@STOCK` with STOCK a card count (strategy `{}`)",
+                    echo(text),
+                    kind.name
+                ));
             }
             if dims.iter().any(|d| d.name == name) {
                 return Err(format!(
@@ -173,7 +171,7 @@ impl Space {
                 _ => unreachable!("a dimension is a grid or a range"),
             };
             for value in values {
-                let mut setting: Setting = self.dims.iter().map(|d| first_value(d)).collect();
+                let mut setting: Setting = self.dims.iter().map(first_value).collect();
                 setting[d] = value.clone();
                 self.profile(&setting)
                     .map_err(|e| format!("parameter `{dim}`: value {}: {e}", echo(&value)))?;
@@ -201,7 +199,7 @@ impl Space {
             }
         }
         if !steps.is_empty() {
-            steps.sort_by(|a, b| b.0.cmp(&a.0));
+            steps.sort_by_key(|s| std::cmp::Reverse(s.0));
             let text: Vec<String> = steps.iter().map(|(s, k)| format!("{s}:{k}")).collect();
             profile = profile
                 .with_param("schedule", &text.join("/"))
