@@ -20,6 +20,7 @@
 //!   score in deal order ([`UnitSequence`]), for a sequential test that
 //!   looks after every unit.
 
+mod histogram;
 mod record;
 mod sequence;
 mod table;
@@ -40,6 +41,7 @@ use crate::engine::{
 use crate::rules::Rules;
 use crate::strategy::Profile;
 
+pub use histogram::Histogram;
 use record::Header;
 pub use record::{
     Forfeit, GameRecord, Labels, Mode, Player, RecordCheck, RecordTarget, RecordedHand, Replay,
