@@ -128,7 +128,7 @@ fn main() {
         };
         let t = base.run(0..base.deals(), 0, &|_| {}).unwrap();
         let mut shape = [0.0; 5];
-        for (&k, &n) in &t.pair_score {
+        for (k, n) in t.pair_score.iter() {
             shape[k as usize] = n as f64 / t.unit_scores.n as f64;
         }
         for hypothesis in TESTS {

@@ -63,7 +63,7 @@ fn duplicate_deals_swap_the_cards() {
     assert_eq!(t.score(), (0.5, 0.0));
     // The pair outcomes: every pair is one game each (2 half points of 4).
     assert_eq!(t.pair_score.len(), 1);
-    assert_eq!(t.pair_score.get(&2), Some(&t.unit_scores.n));
+    assert_eq!(t.pair_score.get(2), t.unit_scores.n);
 }
 
 #[test]
@@ -72,11 +72,11 @@ fn pair_outcomes_count_every_unit() {
     let t = p.run(0..p.deals(), 2, &|_| {}).unwrap();
     assert_eq!(t.pair_score.values().sum::<u64>(), 100);
     assert!(
-        t.pair_score.keys().all(|k| [0, 2, 4].contains(k)),
+        t.pair_score.keys().all(|k| [0, 2, 4].contains(&k)),
         "{:?}",
         t.pair_score
     );
-    let wins: i64 = t.pair_score.iter().map(|(k, v)| k / 2 * *v as i64).sum();
+    let wins: i64 = t.pair_score.iter().map(|(k, v)| k / 2 * v as i64).sum();
     assert_eq!(wins as u64, t.a_game_wins);
 }
 

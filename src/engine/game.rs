@@ -69,17 +69,30 @@ pub fn play_game_traced(
 ) -> Result<GameResult, EngineError> {
     let first_dealer = draw_first_dealer(rng);
     let deal = |_: u32, _: Seat| Deck::shuffled(rng);
-    play_game_dealt(rules, players, first_dealer, deal, on_hand, on_stop)
+    let mut slot = None;
+    play_game_dealt(
+        &mut slot,
+        rules,
+        players,
+        first_dealer,
+        deal,
+        on_hand,
+        on_stop,
+    )
 }
 
 /// [`play_game_traced`] with the first dealer given and hand `k`'s deck
 /// (from 1) made by `deal(k, dealer)`: for games whose decks depend on
 /// another game's, such as the seat-swapped game of a duplicate pair.
+/// Every hand is dealt into `slot` ([`Hand::deal_in`]), which keeps the
+/// last hand, so a runner that passes the same slot game after game deals
+/// without allocating.
 ///
 /// # Errors
 /// As [`play_game`].
-pub fn play_game_dealt(
-    rules: &Rules,
+pub fn play_game_dealt<'r>(
+    slot: &mut Option<Hand<'r>>,
+    rules: &'r Rules,
     players: &mut [&mut dyn Strategy; 2],
     first_dealer: Seat,
     mut deal: impl FnMut(u32, Seat) -> Deck,
@@ -90,11 +103,11 @@ pub fn play_game_dealt(
     let mut tally = Tally::default();
     for hands in 1..=MAX_HANDS {
         let deck = deal(hands, dealer);
-        let mut hand = Hand::new(rules, &deck, dealer, tally.points)?;
-        let outcome = match play_hand(&mut hand, players) {
+        let hand = Hand::deal_in(slot, rules, &deck, dealer, tally.points)?;
+        let outcome = match play_hand(hand, players) {
             Ok(outcome) => outcome,
             Err(e) => {
-                on_stop(&hand);
+                on_stop(hand);
                 return Err(e);
             }
         };
@@ -104,7 +117,7 @@ pub fn play_game_dealt(
             turns: hand.turns(),
             outcome,
         };
-        on_hand(&record, &hand);
+        on_hand(&record, hand);
         tally.record(rules, &outcome, hand.upcard());
         if let Some(winner) = tally.leader(rules) {
             let result = tally.result(rules, winner, hands, first_dealer);

@@ -11,7 +11,8 @@
 //! [`score_showdown`].
 //!
 //! Nothing here allocates per turn: the pile and the event log are vectors
-//! with their full capacity reserved when the hand is dealt.
+//! with their full capacity reserved when the hand is dealt, and
+//! [`Hand::deal_in`] deals the next hand into the same vectors.
 
 use crate::cards::{Card, CardSet};
 use crate::meld::{self, Showdown};
@@ -193,6 +194,52 @@ impl<'r> Hand<'r> {
         dealer: Seat,
         scores: [u32; 2],
     ) -> Result<Hand<'r>, crate::rules::RulesError> {
+        let log = 2 * rules.max_turns as usize + 8;
+        let buffers = (
+            Vec::with_capacity(52),
+            Vec::with_capacity(log),
+            Vec::with_capacity(log),
+        );
+        Hand::dealt(rules, deck, dealer, scores, buffers)
+    }
+
+    /// [`Hand::new`] into `slot`, reusing the vectors of the hand already
+    /// there (if any): a runner that keeps one slot per worker deals every
+    /// hand without allocating. Returns the new hand.
+    ///
+    /// # Errors
+    /// As [`Hand::new`]; the slot is then empty.
+    pub fn deal_in<'s>(
+        slot: &'s mut Option<Hand<'r>>,
+        rules: &'r Rules,
+        deck: &Deck,
+        dealer: Seat,
+        scores: [u32; 2],
+    ) -> Result<&'s mut Hand<'r>, crate::rules::RulesError> {
+        let Some(old) = slot.take() else {
+            return Ok(slot.insert(Hand::new(rules, deck, dealer, scores)?));
+        };
+        let log = 2 * rules.max_turns as usize + 8;
+        let (mut pile, mut events, mut actions) = (old.pile, old.events, old.actions);
+        pile.clear();
+        events.clear();
+        actions.clear();
+        pile.reserve(52);
+        events.reserve(log);
+        actions.reserve(log);
+        let hand = Hand::dealt(rules, deck, dealer, scores, (pile, events, actions))?;
+        Ok(slot.insert(hand))
+    }
+
+    /// [`Hand::new`] with empty vectors given for the pile, the events and
+    /// the actions (with their capacity reserved).
+    fn dealt(
+        rules: &'r Rules,
+        deck: &Deck,
+        dealer: Seat,
+        scores: [u32; 2],
+        (mut pile, events, actions): (Vec<Card>, Vec<Event>, Vec<(Seat, Action)>),
+    ) -> Result<Hand<'r>, crate::rules::RulesError> {
         rules.validate()?;
         let cards = deck.cards();
         let non_dealer = dealer.other();
@@ -201,7 +248,6 @@ impl<'r> Hand<'r> {
             let seat = if i % 2 == 0 { non_dealer } else { dealer };
             hands[seat.index()].insert(card);
         }
-        let mut pile = Vec::with_capacity(52);
         let (upcard, phase) = match rules.deal {
             Deal::UpcardOffer => {
                 pile.push(cards[20]);
@@ -231,8 +277,8 @@ impl<'r> Hand<'r> {
             taken: None,
             face_down: None,
             turns: 0,
-            events: Vec::with_capacity(2 * rules.max_turns as usize + 8),
-            actions: Vec::with_capacity(2 * rules.max_turns as usize + 8),
+            events,
+            actions,
             outcome: None,
         })
     }

@@ -14,6 +14,14 @@ pub trait Strategy: Send {
     /// A short name for reports.
     fn name(&self) -> &str;
 
+    /// Makes this player exactly what its profile builds with `seed`,
+    /// reusing its memory: a runner keeps one player per seat and worker
+    /// and resets it for every game instead of building a new one. `false`
+    /// (the default) if it cannot; the runner then builds a new player.
+    fn reset(&mut self, _seed: u64) -> bool {
+        false
+    }
+
     /// A new hand was dealt (the view shows this player's cards).
     fn start_hand(&mut self, _view: &PlayerView<'_>) {}
 

@@ -341,7 +341,7 @@ pub fn distribution_rows(
         ("knocker_deadwood", &t.knocker_deadwood),
         ("pair_score", &t.pair_score),
     ] {
-        rows.extend(map.iter().map(|(k, &v)| row(metric, k.to_string(), v)));
+        rows.extend(map.iter().map(|(k, v)| row(metric, k.to_string(), v)));
     }
     for (name, count) in [
         ("knock", t.knocks),

@@ -68,9 +68,7 @@ pub fn status_line(
         }
     }
     let top = 2 * t.unit_size.max(1) as i64;
-    let counts: Vec<String> = (0..=top)
-        .map(|k| t.pair_score.get(&k).copied().unwrap_or(0).to_string())
-        .collect();
+    let counts: Vec<String> = (0..=top).map(|k| t.pair_score.get(k).to_string()).collect();
     line.push_str(&format!(", {name} {}", counts.join(" ")));
     line
 }

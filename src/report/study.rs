@@ -539,7 +539,7 @@ pub fn histograms(
         .into_iter()
         .zip(charts)
         .map(|(name, (title, x_label, map))| {
-            let counts: Vec<(i64, u64)> = map.iter().map(|(&v, &n)| (v, n)).collect();
+            let counts: Vec<(i64, u64)> = map.iter().collect();
             (name, histogram(&title, x_label, &counts))
         })
         .collect()

@@ -20,6 +20,7 @@
 //!   score in deal order ([`UnitSequence`]), for a sequential test that
 //!   looks after every unit.
 
+mod histogram;
 mod record;
 mod sequence;
 mod table;
@@ -40,6 +41,7 @@ use crate::engine::{
 use crate::rules::Rules;
 use crate::strategy::Profile;
 
+pub use histogram::Histogram;
 use record::Header;
 pub use record::{
     Forfeit, GameRecord, Labels, Mode, Player, RecordCheck, RecordTarget, RecordedHand, Replay,
@@ -127,7 +129,25 @@ impl Plan {
     /// [`Plan::play_deal`], returning A's half points over the deal's
     /// scoring unit.
     fn play_deal_scored(&self, index: u64, tallies: &mut Tallies) -> Result<i64, EngineError> {
-        self.play_deal_recorded(index, tallies, None, &|i, seed| {
+        self.play_deal_in(index, tallies, &mut Scratch::default())
+    }
+
+    /// [`Plan::play_deal`] with the players and the hand kept in `scratch`
+    /// from earlier deals of this plan, reset rather than built again
+    /// ([`Strategy::reset`]): a worker that plays deal after deal this way
+    /// deals and plays its hands without allocating. The result is the
+    /// same as [`Plan::play_deal`]'s. Returns A's half points over the
+    /// deal's scoring unit.
+    ///
+    /// # Errors
+    /// As [`Plan::play_deal`].
+    pub fn play_deal_in<'p>(
+        &'p self,
+        index: u64,
+        tallies: &mut Tallies,
+        scratch: &mut Scratch<'p>,
+    ) -> Result<i64, EngineError> {
+        self.play_deal_recorded(index, tallies, None, scratch, &|i, seed| {
             self.profiles[i].build(seed)
         })
     }
@@ -153,18 +173,21 @@ impl Plan {
         tallies: &mut Tallies,
         build: &dyn Fn(usize, u64) -> Box<dyn Strategy>,
     ) -> Result<(), EngineError> {
-        self.play_deal_recorded(index, tallies, None, build)
+        self.play_deal_recorded(index, tallies, None, &mut Scratch::default(), build)
             .map(|_| ())
     }
 
     /// [`Plan::play_deal`], appending each game's record line to `record`'s
-    /// buffer if given (the unswapped game first); returns A's half points
-    /// over the deal's scoring unit.
-    fn play_deal_recorded(
-        &self,
+    /// buffer if given (the unswapped game first), with the players and
+    /// the hand of `scratch` (players missing or that cannot
+    /// [reset](Strategy::reset) are made by `build`); returns A's half
+    /// points over the deal's scoring unit.
+    fn play_deal_recorded<'p>(
+        &'p self,
         index: u64,
         tallies: &mut Tallies,
         mut record: Option<(&Header, &mut Vec<u8>)>,
+        scratch: &mut Scratch<'p>,
         build: &dyn Fn(usize, u64) -> Box<dyn Strategy>,
     ) -> Result<i64, EngineError> {
         let swaps: &[bool] = if self.duplicate {
@@ -173,17 +196,13 @@ impl Plan {
             &[false]
         };
         let mut unit = 0;
-        let mut first_game = Vec::new();
+        scratch.first_game.clear();
         for &swapped in swaps {
             let mut game = record
                 .as_ref()
                 .map(|(header, _)| GameRecord::start(header, index, swapped));
-            let deal = Dealing {
-                index,
-                swapped,
-                first_game: &mut first_game,
-            };
-            unit += self.play_game_of_deal(deal, tallies, game.as_mut(), build)?;
+            let deal = Dealing { index, swapped };
+            unit += self.play_game_of_deal(deal, tallies, game.as_mut(), scratch, build)?;
             if let (Some(game), Some((_, lines))) = (game, record.as_mut()) {
                 game.write_line(lines);
             }
@@ -194,32 +213,37 @@ impl Plan {
 
     /// Plays the game (or hand) of `deal` into `tallies`, and into `record`
     /// if given; returns A's half points.
-    fn play_game_of_deal(
-        &self,
-        deal: Dealing<'_>,
+    fn play_game_of_deal<'p>(
+        &'p self,
+        deal: Dealing,
         tallies: &mut Tallies,
         mut record: Option<&mut GameRecord>,
+        scratch: &mut Scratch<'p>,
         build: &dyn Fn(usize, u64) -> Box<dyn Strategy>,
     ) -> Result<i64, EngineError> {
-        let Dealing {
-            index,
-            swapped,
+        let Dealing { index, swapped } = deal;
+        let Scratch {
+            players: [a, b],
+            hand: slot,
             first_game,
-        } = deal;
-        let a = build(0, seed_for(self.seed, index, Stream::SeatA));
-        let b = build(1, seed_for(self.seed, index, Stream::SeatB));
-        let (a_seat, mut seats) = if swapped {
+        } = scratch;
+        let a = seated(a, seed_for(self.seed, index, Stream::SeatA), |s| {
+            build(0, s)
+        });
+        let b = seated(b, seed_for(self.seed, index, Stream::SeatB), |s| {
+            build(1, s)
+        });
+        let (a_seat, mut players): (Seat, [&mut dyn Strategy; 2]) = if swapped {
             (Seat::B, [b, a])
         } else {
             (Seat::A, [a, b])
         };
-        let [first, second] = &mut seats;
-        let mut players: [&mut dyn Strategy; 2] = [first.as_mut(), second.as_mut()];
         let mut rng = deal_rng(self.seed, index);
         let recording = record.is_some();
         let mut stopped = None;
         let played = match &self.work {
             Work::Games(_) => play_game_dealt(
+                slot,
                 &self.rules,
                 &mut players,
                 draw_first_dealer(&mut rng),
@@ -259,10 +283,10 @@ impl Plan {
                     Work::Decks { decks, dealer } => (decks[index as usize].clone(), *dealer),
                     _ => (Deck::shuffled(&mut rng), hand_dealer(index)),
                 };
-                let mut hand = Hand::new(&self.rules, &deck, dealer, [0, 0])?;
-                let played = play_hand(&mut hand, &mut players);
+                let hand = Hand::deal_in(slot, &self.rules, &deck, dealer, [0, 0])?;
+                let played = play_hand(hand, &mut players);
                 if let Some(record) = record.as_deref_mut() {
-                    record.hands.push(RecordedHand::of(&hand));
+                    record.hands.push(RecordedHand::of(hand));
                 }
                 played.map(|outcome| {
                     let hand_record = HandRecord {
@@ -309,7 +333,10 @@ impl Plan {
             range,
             threads,
             progress,
-            |index, tallies: &mut Tallies| self.play_deal(index, tallies),
+            Scratch::default,
+            |index, tallies: &mut Tallies, scratch| {
+                self.play_deal_in(index, tallies, scratch).map(|_| ())
+            },
             Tallies::merge,
         )
     }
@@ -332,8 +359,9 @@ impl Plan {
             range,
             threads,
             progress,
-            |index, (tallies, units): &mut (Tallies, UnitSequence)| {
-                units.push(index, self.play_deal_scored(index, tallies)?);
+            Scratch::default,
+            |index, (tallies, units): &mut (Tallies, UnitSequence), scratch| {
+                units.push(index, self.play_deal_in(index, tallies, scratch)?);
                 Ok(())
             },
             merge,
@@ -374,9 +402,10 @@ impl Plan {
             let parts: Vec<_> = pool.install(|| {
                 (first..last)
                     .into_par_iter()
-                    .map(|chunk| {
+                    .map_init(Scratch::default, |scratch, chunk| {
                         let first = chunk * chunk_len;
-                        self.play_chunk(&range, first, chunk_len, Some(&header), &done, progress)
+                        let chunk = (first, chunk_len);
+                        self.play_chunk(&range, chunk, &header, scratch, &done, progress)
                     })
                     .collect()
             });
@@ -391,15 +420,16 @@ impl Plan {
         Ok((tallies, units))
     }
 
-    /// Plays the `len` deals from `offset` in `range` (recording its games' lines if given
-    /// a header, and keeping each deal's unit score) and reports progress;
-    /// an error comes with its deal index.
-    fn play_chunk(
-        &self,
+    /// Plays the `len` deals from `offset` in `range` (recording its
+    /// games' lines, and keeping each deal's unit score) with the players
+    /// of `scratch`, and reports progress; an error comes with its deal
+    /// index.
+    fn play_chunk<'p>(
+        &'p self,
         range: &Range<u64>,
-        offset: u64,
-        len: u64,
-        header: Option<&Header>,
+        (offset, len): (u64, u64),
+        header: &Header,
+        scratch: &mut Scratch<'p>,
         done: &AtomicU64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(Tallies, UnitSequence, Vec<u8>), (u64, EngineError)> {
@@ -409,9 +439,9 @@ impl Plan {
         let mut units = UnitSequence::default();
         let mut lines = Vec::new();
         for index in start..end {
-            let record = header.map(|h| (h, &mut lines));
+            let record = Some((header, &mut lines));
             let unit = self
-                .play_deal_recorded(index, &mut tallies, record, &|i, seed| {
+                .play_deal_recorded(index, &mut tallies, record, scratch, &|i, seed| {
                     self.profiles[i].build(seed)
                 })
                 .map_err(|e| (index, e))?;
@@ -423,22 +453,24 @@ impl Plan {
 }
 
 /// Plays deals `range` on `threads` threads (0: one per core) in chunks,
-/// each into a fresh `T` by `play(deal, tallies)` (generic, so the
-/// runner's deal loop inlines as it did before it was shared), and merges
-/// the chunks
+/// each into a fresh `T` by `play(deal, tallies, worker)` (generic, so the
+/// runner's deal loop inlines as it did before it was shared; `worker` is
+/// state a worker keeps across its chunks, made by `init`: the players and
+/// hand a plan reuses), and merges the chunks
 /// with `merge`, calling `progress` with the deals done so far. Merging must
 /// be exact (integer tallies), so the reduction order does not matter; of
 /// two errors the lower deal index wins, so the error is deterministic too.
-pub(crate) fn run_chunks<T, F>(
+pub(crate) fn run_chunks<T, W, F>(
     range: Range<u64>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
+    init: impl Fn() -> W + Sync + Send,
     play: F,
     merge: fn(&mut T, &T),
 ) -> Result<T, RunError>
 where
     T: Default + Send,
-    F: Fn(u64, &mut T) -> Result<(), EngineError> + Sync,
+    F: Fn(u64, &mut T, &mut W) -> Result<(), EngineError> + Sync,
 {
     let pool = pool(threads)?;
     let done = AtomicU64::new(0);
@@ -448,12 +480,12 @@ where
     pool.install(|| {
         (0..chunks)
             .into_par_iter()
-            .map(|chunk| {
+            .map_init(&init, |worker, chunk| {
                 let start = range.start + chunk * chunk_len;
                 let end = (start + chunk_len).min(range.end);
                 let mut tallies = T::default();
                 for index in start..end {
-                    play(index, &mut tallies).map_err(|e| (index, e))?;
+                    play(index, &mut tallies, worker).map_err(|e| (index, e))?;
                 }
                 progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
                 Ok(tallies)
@@ -473,13 +505,37 @@ where
     .map_err(|(_, e)| RunError::Engine(e))
 }
 
-/// Which game of a deal is played: the deal, whether the seats are
-/// swapped, and per hand of the deal's first game whether A dealt it
-/// (filled by the first game, read by the swapped one to mirror its decks).
-struct Dealing<'a> {
+/// Which game of a deal is played: the deal and whether the seats are
+/// swapped.
+#[derive(Clone, Copy)]
+struct Dealing {
     index: u64,
     swapped: bool,
-    first_game: &'a mut Vec<bool>,
+}
+
+/// What a worker keeps from deal to deal of one [`Plan`]: the two players
+/// (A and B, [reset](Strategy::reset) for every game), the last hand (its
+/// vectors dealt into again) and, per hand of a deal's first game, whether
+/// A dealt it (filled by the first game, read by the swapped one to mirror
+/// its decks). Keep one per worker and plan: the players are the plan's.
+#[derive(Default)]
+pub struct Scratch<'p> {
+    players: [Option<Box<dyn Strategy>>; 2],
+    hand: Option<Hand<'p>>,
+    first_game: Vec<bool>,
+}
+
+/// The player in `slot`, reset for a new game, or a new one from `build`
+/// when the slot is empty or its player cannot reset.
+fn seated(
+    slot: &mut Option<Box<dyn Strategy>>,
+    seed: u64,
+    build: impl FnOnce(u64) -> Box<dyn Strategy>,
+) -> &mut dyn Strategy {
+    if !slot.as_mut().is_some_and(|player| player.reset(seed)) {
+        *slot = Some(build(seed));
+    }
+    slot.as_deref_mut().expect("a player is seated")
 }
 
 /// A pool of `threads` threads (0: one per core).

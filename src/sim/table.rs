@@ -471,7 +471,8 @@ impl TablePlan {
             range,
             threads,
             progress,
-            |index, tallies: &mut TableTallies| self.play_deal(index, tallies),
+            || (),
+            |index, tallies: &mut TableTallies, ()| self.play_deal(index, tallies),
             TableTallies::merge,
         )?;
         if tallies.sides.is_empty() {

@@ -6,10 +6,10 @@
 //! games or hands of a unit (a duplicate pair, or one game or hand) are not
 //! independent, so the intervals are built from the units.
 
-use std::collections::BTreeMap;
-
 use crate::engine::{GameResult, HandEnd, HandOutcome, HandRecord, Seat};
 use crate::stats::{Moments, UnitSums};
+
+use super::histogram::Histogram;
 
 /// Every figure a run reports with an interval, as sums over its scoring
 /// units of (numerator, denominator): A's hands won over hands, and so on.
@@ -186,18 +186,18 @@ pub struct Tallies {
     /// Games (or hands) per scoring unit: 2 with duplicate deals, else 1.
     pub unit_size: u64,
     /// Histogram: hand score from A's side (A's points, or minus B's).
-    pub hand_score: BTreeMap<i64, u64>,
+    pub hand_score: Histogram,
     /// Histogram: turns per hand.
-    pub hand_turns: BTreeMap<i64, u64>,
+    pub hand_turns: Histogram,
     /// Histogram: the knocker's deadwood (knocks, gins and undercuts).
-    pub knocker_deadwood: BTreeMap<i64, u64>,
+    pub knocker_deadwood: Histogram,
     /// Histogram: A's game margin.
-    pub game_margin: BTreeMap<i64, u64>,
+    pub game_margin: Histogram,
     /// Histogram: A's half points per scoring unit. With duplicate deals this
     /// is the pentanomial count of pair outcomes (0 = lost both, 4 = won both;
     /// in hands mode a void or tie is a half).
     #[serde(default)]
-    pub pair_score: BTreeMap<i64, u64>,
+    pub pair_score: Histogram,
     /// Games (or, in hands mode, hands) A lost by forfeit (an external bot
     /// that crashed, timed out or answered wrongly).
     #[serde(default)]
@@ -220,7 +220,7 @@ pub struct Tallies {
     /// Histogram: the hand score from the dealer's side (its points, or
     /// minus the non-dealer's).
     #[serde(default)]
-    pub dealer_hand_score: BTreeMap<i64, u64>,
+    pub dealer_hand_score: Histogram,
     /// Every rate and mean over the scoring units (absent from state files
     /// of format 1, which `merge` and `--resume` refuse).
     #[serde(default)]
@@ -230,8 +230,8 @@ pub struct Tallies {
     pub open: OpenUnit,
 }
 
-fn bump(map: &mut BTreeMap<i64, u64>, key: i64) {
-    *map.entry(key).or_insert(0) += 1;
+fn bump(map: &mut Histogram, key: i64) {
+    map.bump(key);
 }
 
 impl Tallies {
@@ -439,9 +439,7 @@ impl Tallies {
             (&mut self.pair_score, &other.pair_score),
             (&mut self.dealer_hand_score, &other.dealer_hand_score),
         ] {
-            for (&k, &v) in theirs {
-                *mine.entry(k).or_insert(0) += v;
-            }
+            mine.merge(theirs);
         }
     }
 
@@ -453,7 +451,7 @@ impl Tallies {
     #[must_use]
     pub fn inconsistency(&self, deals: u64) -> Option<&'static str> {
         // Wide sums: an edited file may hold any u64.
-        let total = |map: &BTreeMap<i64, u64>| map.values().map(|&n| u128::from(n)).sum::<u128>();
+        let total = |map: &Histogram| map.values().map(u128::from).sum::<u128>();
         let sum = |xs: &[u64]| xs.iter().map(|&n| u128::from(n)).sum::<u128>();
         let ends = sum(&[self.knocks, self.gins, self.big_gins, self.undercuts]);
         let hands = u128::from(self.hands);
@@ -528,7 +526,7 @@ impl Tallies {
         let hand_points: i128 = self
             .hand_score
             .iter()
-            .map(|(&v, &n)| i128::from(v.unsigned_abs()) * i128::from(n))
+            .map(|(v, n)| i128::from(v.unsigned_abs()) * i128::from(n))
             .sum();
         let (hands, decided) = (u128::from(self.hands), u128::from(self.decided()));
         let games = u128::from(self.games);

@@ -235,6 +235,13 @@ impl Strategy for Greedy {
         "greedy"
     }
 
+    /// Its parameters stay; the remembered solves are dropped.
+    fn reset(&mut self, _seed: u64) -> bool {
+        self.last = None;
+        self.kept = None;
+        true
+    }
+
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
         view.upcard.is_some_and(|card| self.improves(view, card))
     }

@@ -97,6 +97,11 @@ impl Strategy for Random {
         "random"
     }
 
+    fn reset(&mut self, seed: u64) -> bool {
+        self.rng = Pcg64Mcg::seed_from_u64(seed);
+        true
+    }
+
     fn take_upcard(&mut self, _view: &PlayerView<'_>) -> bool {
         self.chance(0.5)
     }

@@ -66,6 +66,11 @@ impl Strategy for Simple {
         "simple"
     }
 
+    fn reset(&mut self, seed: u64) -> bool {
+        self.rng = Pcg64Mcg::seed_from_u64(seed);
+        true
+    }
+
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
         view.upcard.is_some_and(|card| joins_meld(view.hand, card))
     }

@@ -344,10 +344,17 @@ impl Strategy for Tracker {
         "tracker"
     }
 
-    fn start_hand(&mut self, _view: &PlayerView<'_>) {
+    /// Its parameters stay; what it learnt is dropped (as every hand
+    /// starts).
+    fn reset(&mut self, _seed: u64) -> bool {
         self.evidence.reset();
         self.last = None;
         self.kept = None;
+        true
+    }
+
+    fn start_hand(&mut self, _view: &PlayerView<'_>) {
+        self.reset(0);
     }
 
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
