@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use ginlab::job::{JobError, JobSpec, Outcome, Player, Progress};
+use ginlab::lab::Lab;
 use indicatif::ProgressBar;
 
 use super::Failure;
@@ -20,10 +21,10 @@ impl From<JobError> for Failure {
     }
 }
 
-/// Resolves a strategy argument for a job (built-ins, `strategies/`,
-/// files, external bots).
-pub fn resolver(spec: &str, who: &str) -> Result<Player, JobError> {
-    match resolve(spec, who) {
+/// The resolver of strategy arguments for a job (built-ins, `strategies/`,
+/// files, external bots), its players sharing `lab`.
+pub fn resolver(lab: &Lab) -> impl Fn(&str, &str) -> Result<Player, JobError> + '_ {
+    move |spec, who| match resolve(lab, spec, who) {
         Ok(named) => Ok(Player {
             profile: named.profile,
             name: named.name,
