@@ -14,9 +14,11 @@ use super::strategies::resolve;
 
 impl From<JobError> for Failure {
     fn from(error: JobError) -> Failure {
-        match error {
-            JobError::Input(message) => Failure::input(message),
-            JobError::Run(message) => Failure::Run(anyhow::anyhow!(message)),
+        // Kept whole: `report` prints the message and its causes once.
+        if error.is_input() {
+            Failure::Input(error.into())
+        } else {
+            Failure::Run(error.into())
         }
     }
 }
