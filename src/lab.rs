@@ -76,7 +76,10 @@ mod tests {
             sandbox: Some(crate::strategy::SandboxMode::Off),
             handshake_ms: Some(5),
         });
-        assert_eq!(other.bots().bot_options(), crate::strategy::BotOptions::default());
+        assert_eq!(
+            other.bots().bot_options(),
+            crate::strategy::BotOptions::default()
+        );
         // mc profiles too; a parameter set after binding keeps the lab.
         let mc: Profile = "mc:samples=8".parse().unwrap();
         assert_eq!(mc.clone().in_lab(&lab), mc);
