@@ -21,7 +21,7 @@ fn main() -> ExitCode {
     // program is their sandbox launcher) and mc's tables.
     let lab = ginlab::lab::Lab::new();
     if let Ok(me) = std::env::current_exe() {
-        lab.bots().set_launcher(me);
+        lab.bots().set_launcher(vec![me.into()]);
     }
     // Orphans of the bots (a helper that double-forked) are adopted by this
     // process, so that they end with it (Linux).

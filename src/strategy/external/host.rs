@@ -8,8 +8,8 @@
 //! (`sandbox.rs`, `logs.rs`, `process.rs`), each in its own `impl`.
 
 use std::collections::BTreeSet;
+use std::ffi::OsString;
 use std::fmt;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
@@ -24,9 +24,9 @@ pub struct BotHost {
     /// The command line's settings for every bot (`--sandbox`,
     /// `--handshake-ms`).
     pub(super) options: Mutex<BotOptions>,
-    /// The program that runs [`super::launcher::run`] when given
+    /// The command that runs [`super::launcher::run`] when given
     /// [`super::LAUNCHER_ARG`]; `None`: no sandbox.
-    pub(super) launcher: Mutex<Option<PathBuf>>,
+    pub(super) launcher: Mutex<Option<Vec<OsString>>>,
     /// What the sandbox could not enforce, and whether that was said.
     pub(super) notice: Mutex<(Option<String>, bool)>,
     /// The default log folder, created on first use.

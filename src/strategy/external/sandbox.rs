@@ -127,12 +127,18 @@ impl BotHost {
         *lock(&self.options)
     }
 
-    /// Registers `program` as the launcher: a program that, run with
-    /// [`LAUNCHER_ARG`] first, calls [`super::launcher::run`]. The `ginlab`
-    /// binary registers itself; the Python package registers its
-    /// interpreter running `ginlab._sandbox_exec`.
-    pub fn set_launcher(&self, program: PathBuf) {
-        *lock(&self.launcher) = Some(program);
+    /// Registers `command` (a program and its first arguments) as the
+    /// launcher: run with [`LAUNCHER_ARG`] and the policy after it, it calls
+    /// [`super::launcher::run`] with the arguments after [`LAUNCHER_ARG`].
+    /// The `ginlab` binary registers itself (`[ginlab]`); another front end
+    /// registers whatever command reaches that library function (an
+    /// interpreter and a module of its own).
+    ///
+    /// # Panics
+    /// If `command` is empty.
+    pub fn set_launcher(&self, command: Vec<OsString>) {
+        assert!(!command.is_empty(), "a launcher command names a program");
+        *lock(&self.launcher) = Some(command);
     }
 
     /// The line saying what the sandbox could not enforce for the bots
@@ -449,7 +455,8 @@ pub(super) fn launch(
         }
     }
     read.extend(spec.read.iter().map(|p| dir.join(p)));
-    let mut argv: Vec<OsString> = vec![launcher.into(), LAUNCHER_ARG.into()];
+    let mut argv: Vec<OsString> = launcher;
+    argv.push(LAUNCHER_ARG.into());
     for path in &read {
         argv.extend(["--read".into(), path.clone().into()]);
     }
