@@ -141,6 +141,12 @@ impl BotHost {
         *lock(&self.launcher) = Some(command);
     }
 
+    /// The registered launcher command, if any.
+    #[must_use]
+    pub fn launcher(&self) -> Option<Vec<OsString>> {
+        lock(&self.launcher).clone()
+    }
+
     /// The line saying what the sandbox could not enforce for the bots
     /// started so far, the first time there is one; `None` after that, or
     /// when all was enforced. Front ends print it (`auto` mode says it once).
