@@ -30,6 +30,7 @@ pub use engine::{Deck, Seat};
 pub mod echo;
 pub mod experiment;
 pub mod job;
+pub mod lab;
 pub mod protocol;
 pub mod render;
 pub mod report;

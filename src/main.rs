@@ -17,23 +17,26 @@ fn main() -> ExitCode {
     {
         return ExitCode::from(ginlab::strategy::launcher::run(&args[2..]));
     }
+    // What every player of this command shares: the bots' host (this
+    // program is their sandbox launcher) and mc's tables.
+    let lab = ginlab::lab::Lab::new();
     if let Ok(me) = std::env::current_exe() {
-        ginlab::strategy::set_launcher(me);
+        lab.bots().set_launcher(vec![me.into()]);
     }
     // Orphans of the bots (a helper that double-forked) are adopted by this
     // process, so that they end with it (Linux).
     ginlab::strategy::adopt_orphans();
-    on_signals();
+    on_signals(&lab);
     let args = cli::Cli::parse();
-    let code = match cli::run(args) {
+    let code = match cli::run(args, &lab) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),
     };
     // The bots' default log folder goes unless a bot failed (an
     // interrupted run keeps it: the handler above exits first).
-    ginlab::strategy::finish_logs();
-    ginlab::strategy::end_orphans();
-    let dropped = ginlab::strategy::stderr_dropped();
+    lab.bots().finish_logs();
+    lab.bots().end_orphans();
+    let dropped = lab.bots().stderr_dropped();
     if dropped > 0 {
         let _ = std::io::Write::write_all(
             &mut std::io::stderr(),
@@ -54,28 +57,30 @@ fn main() -> ExitCode {
 /// signal's number, as a shell reports a process the signal ended: 130 for
 /// SIGINT, 143 for SIGTERM, 129 for SIGHUP.
 #[cfg(unix)]
-fn on_signals() {
+fn on_signals(lab: &ginlab::lab::Lab) {
+    let lab = lab.clone();
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
         return;
     };
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
-            interrupted(128 + signal);
+            interrupted(&lab, 128 + signal);
         }
     });
 }
 
 /// Ctrl-C: exit code 130, as on Unix.
 #[cfg(not(unix))]
-fn on_signals() {
-    let _ = ctrlc::set_handler(|| interrupted(130));
+fn on_signals(lab: &ginlab::lab::Lab) {
+    let lab = lab.clone();
+    let _ = ctrlc::set_handler(move || interrupted(&lab, 130));
 }
 
-/// Ends the bots, removes temporary files and exits with `code`.
-fn interrupted(code: i32) {
-    ginlab::strategy::end_running_bots();
-    ginlab::strategy::end_orphans();
+/// Ends `lab`'s bots, removes temporary files and exits with `code`.
+fn interrupted(lab: &ginlab::lab::Lab, code: i32) {
+    lab.bots().end_running_bots();
+    lab.bots().end_orphans();
     ginlab::report::remove_temporary_files();
     std::process::exit(code);
 }

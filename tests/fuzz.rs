@@ -30,8 +30,8 @@ use ginlab::protocol::{Move, ReplyError, read_hello, read_move, rules_from_table
 use ginlab::rules::{Deal, KNOBS, KnockLimit, NextDealer, PRESETS, RulesError, Shutout};
 use ginlab::sim::Work;
 use ginlab::strategy::{
-    Bot, BotSpec, Greedy, McParams, Objective, OwnRollout, Profile, ProfileError, RandomParams,
-    Rollout, SimpleParams, Tracker, Weighting,
+    Bot, BotHost, BotSpec, Greedy, McCaches, McParams, Objective, OwnRollout, Profile,
+    ProfileError, RandomParams, Rollout, SimpleParams, Tracker, Weighting,
 };
 use ginlab::{Arrangement, Card, CardSet, Rules, Suit};
 use proptest::collection::vec;
@@ -810,6 +810,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     frozen_turns: frozen_turns.filter(|_| own_rollout == Some(OwnRollout::Frozen)),
                     prune,
                     seed,
+                    caches: McCaches::default(),
                 }
             },
         )
@@ -843,7 +844,7 @@ fn profile() -> impl Strategy<Value = Profile> {
         mc_params().prop_map(Profile::new),
         ("[a-z0-9./_-]{1,12}", vec(command_word(), 0..4)).prop_map(|(program, args)| {
             let command = std::iter::once(program).chain(args).collect();
-            Profile::new(Arc::new(Bot::new(BotSpec::new(command))))
+            Profile::new(Arc::new(Bot::new(BotSpec::new(command), &BotHost::new())))
         }),
     ]
 }

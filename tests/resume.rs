@@ -112,3 +112,21 @@ fn scratch_path(group: &str, name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
+
+/// A state file that cannot be read is bad input: the message names the
+/// file, and the operating system's reason follows it once.
+#[test]
+fn an_unreadable_state_file_is_reported_with_its_cause_once() {
+    let dir = scratch_path("resume", "unreadable");
+    let shard = dir.join("shard");
+    std::fs::create_dir_all(shard.join("tallies.json")).unwrap();
+    let output = ginlab(&dir, &["merge", "shard", "--out", "merged"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let reason = std::io::Error::from_raw_os_error(21).to_string();
+    let line = format!("error: reading shard/tallies.json: {reason}\n");
+    assert!(stderr.ends_with(&line), "{stderr}");
+    assert_eq!(stderr.matches(&reason).count(), 1, "{stderr}");
+    assert!(!dir.join("merged").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -194,3 +194,67 @@ fn auto_says_once_what_it_could_not_enforce() {
         assert!(stderr.contains("the process limit"), "{stderr}");
     }
 }
+
+/// A front end other than the `ginlab` command (a library user, the Python
+/// package) sandboxes bots by registering any command that reaches the
+/// launcher function on its lab: here `sh -c 'exec "$0" "$@"' ginlab`, a
+/// launcher of more than one word. The bot, bound to that lab and playing
+/// through the library, cannot read a file outside its folder; a bot of a
+/// lab without a launcher can (so the test can fail).
+#[test]
+fn a_library_front_end_sandboxes_bots_through_its_lab() {
+    use ginlab::lab::Lab;
+    use ginlab::sim::{Plan, Work};
+    use ginlab::strategy::{BotOptions, Profile, SandboxMode};
+    if !strict_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "hidden").unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    // The bot's targets are in its environment (set by its shell command,
+    // as words no path check takes for a file of its own).
+    let run = |launcher: Option<Vec<std::ffi::OsString>>, mode: SandboxMode| -> String {
+        let lab = Lab::new();
+        if let Some(command) = launcher {
+            lab.bots().set_launcher(command);
+        }
+        lab.bots().set_bot_options(BotOptions {
+            sandbox: Some(mode),
+            handshake_ms: None,
+        });
+        let log_dir = dir.path().join(format!("logs-{mode}"));
+        let bot = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/attack_bot.py");
+        let text = format!(
+            "kind = \"external\"\ncommand = [\"sh\", \"-c\", \
+             \"GINLAB_ATTACK_PORT={} GINLAB_ATTACK_FILES={} exec python3 {}\"]\nlog_dir = {:?}\n",
+            listener.local_addr().unwrap().port(),
+            secret.display(),
+            bot.display(),
+            log_dir.display().to_string(),
+        );
+        let (profile, _) = Profile::from_toml(&text).unwrap();
+        let plan = Plan {
+            rules: ginlab::rules::Rules::standard(),
+            profiles: [profile.in_lab(&lab), "greedy".parse().unwrap()],
+            work: Work::Games(2),
+            duplicate: false,
+            seed: 5,
+        };
+        plan.run(0..plan.deals(), 1, &|_| {}).unwrap();
+        drop(plan);
+        logs(&log_dir)
+    };
+    let launcher = vec![
+        "sh".into(),
+        "-c".into(),
+        "exec \"$0\" \"$@\"".into(),
+        env!("CARGO_BIN_EXE_ginlab").into(),
+    ];
+    let sandboxed = run(Some(launcher), SandboxMode::Strict);
+    assert!(sandboxed.contains("denied file0"), "{sandboxed}");
+    assert!(!sandboxed.contains("LEARNED file0"), "{sandboxed}");
+    let plain = run(None, SandboxMode::Auto);
+    assert!(plain.contains("LEARNED file0"), "{plain}");
+}

@@ -10,6 +10,7 @@ mod harness;
 mod multi;
 mod obs;
 mod players;
+mod sandbox;
 mod table;
 mod vec_env;
 
@@ -47,6 +48,8 @@ fn _ginlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(harness::balance, m)?)?;
     m.add_function(wrap_pyfunction!(harness::solve, m)?)?;
     m.add_function(wrap_pyfunction!(harness::solve_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(sandbox::sandbox_exec, m)?)?;
+    m.add_function(wrap_pyfunction!(sandbox::sandbox_launcher, m)?)?;
     m.add("ACTIONS", actions::ACTIONS)?;
     m.add("DRAW_STOCK", actions::DRAW_STOCK)?;
     m.add("DRAW_PILE", actions::DRAW_PILE)?;

@@ -29,7 +29,7 @@ pub struct CheckBotArgs {
     command: Vec<String>,
 }
 
-pub fn run(args: CheckBotArgs) -> Result<(), Failure> {
+pub fn run(args: CheckBotArgs, lab: &ginlab::lab::Lab) -> Result<(), Failure> {
     let mut spec = BotSpec::new(args.command);
     spec.timeout_ms = args.timeout_ms;
     spec.log_dir = args.log_dir;
@@ -42,23 +42,23 @@ pub fn run(args: CheckBotArgs) -> Result<(), Failure> {
         })?;
     }
     let command = spec.command_line();
-    let bot = ginlab::strategy::Bot::new(spec.clone());
+    let bot = ginlab::strategy::Bot::new(spec.clone(), lab.bots());
     // Progress on stderr; a stderr that cannot be written must not panic.
     let note = |line: std::fmt::Arguments<'_>| {
         let _ = writeln!(std::io::stderr(), "{line}");
     };
     note(format_args!("checking `{command}`"));
-    let report = check_bot(spec, |name, outcome| match outcome {
+    let report = check_bot(lab.bots(), spec, |name, outcome| match outcome {
         Ok(decisions) => note(format_args!("  ok    {name} ({decisions} decisions)")),
         Err(_) => note(format_args!("  FAIL  {name}")),
     });
-    super::strategies::note_sandbox();
+    super::strategies::note_sandbox(lab);
     // A command that cannot start is bad input, not a finding about a bot.
     if let Some(e) = &report.start_error {
         return Err(Failure::input(format!("check-bot: {e}")));
     }
     if !report.passed() {
-        ginlab::strategy::keep_logs();
+        lab.bots().keep_logs();
     }
     let text = render(&report, &command, &where_logs_are(&bot));
     write_stdout(text.as_bytes())?;
@@ -130,7 +130,7 @@ fn render(report: &CheckReport, command: &str, logs: &str) -> String {
 /// that the default folder is removed at exit because nothing failed.
 pub fn where_logs_are(bot: &Bot) -> String {
     match bot.log_dir() {
-        Ok(dir) if bot.spec().log_dir.is_some() || ginlab::strategy::logs_kept() => {
+        Ok(dir) if bot.spec().log_dir.is_some() || bot.host().logs_kept() => {
             format!("stderr logs in {}", dir.display())
         }
         Ok(_) => "stderr logs removed at exit (nothing failed; a profile's log_dir keeps them)"

@@ -9,6 +9,7 @@ use clap::Args;
 use ginlab::engine::{Deck, Seat};
 use ginlab::experiment::Pairing;
 use ginlab::job::{self, JobRequest, Layout, Progress, Shard, Tally};
+use ginlab::lab::Lab;
 use ginlab::report::{
     SprtJson, Summary, json_report, match_header, match_report, seed_line, side_table, sprt_line,
     table_header,
@@ -156,7 +157,7 @@ fn read_decks(path: &Path) -> Result<Vec<Deck>, Failure> {
     Ok(decks)
 }
 
-pub fn run(args: MatchArgs) -> Result<(), Failure> {
+pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
     // Checked here: clap's `requires` does not fire for a member of the
     // `amount` group.
     if args.dealer.is_some() && args.decks.is_none() {
@@ -192,9 +193,10 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
             }
         }
     };
+    let resolve = resolver(lab);
     let spec = request(&args, layout, (variant.clone(), rules), work, seed).build(
         &|spec: &str, who: &str| {
-            let mut player = resolver(spec, who)?;
+            let mut player = resolve(spec, who)?;
             if let Some(ms) = args.budget_ms {
                 let budgeted = player
                     .profile

@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use ginlab::job::{JobError, JobSpec, Outcome, Player, Progress};
+use ginlab::lab::Lab;
 use indicatif::ProgressBar;
 
 use super::Failure;
@@ -13,17 +14,19 @@ use super::strategies::resolve;
 
 impl From<JobError> for Failure {
     fn from(error: JobError) -> Failure {
-        match error {
-            JobError::Input(message) => Failure::input(message),
-            JobError::Run(message) => Failure::Run(anyhow::anyhow!(message)),
+        // Kept whole: `report` prints the message and its causes once.
+        if error.is_input() {
+            Failure::Input(error.into())
+        } else {
+            Failure::Run(error.into())
         }
     }
 }
 
-/// Resolves a strategy argument for a job (built-ins, `strategies/`,
-/// files, external bots).
-pub fn resolver(spec: &str, who: &str) -> Result<Player, JobError> {
-    match resolve(spec, who) {
+/// The resolver of strategy arguments for a job (built-ins, `strategies/`,
+/// files, external bots), its players sharing `lab`.
+pub fn resolver(lab: &Lab) -> impl Fn(&str, &str) -> Result<Player, JobError> + '_ {
+    move |spec, who| match resolve(lab, spec, who) {
         Ok(named) => Ok(Player {
             profile: named.profile,
             name: named.name,

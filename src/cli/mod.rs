@@ -102,9 +102,9 @@ enum Command {
     Tune(tune::TuneArgs),
 }
 
-/// Runs the parsed command line.
-pub fn run(cli: Cli) -> Result<(), Failure> {
-    ginlab::strategy::set_bot_options(ginlab::strategy::BotOptions {
+/// Runs the parsed command line, its players sharing `lab`.
+pub fn run(cli: Cli, lab: &ginlab::lab::Lab) -> Result<(), Failure> {
+    lab.bots().set_bot_options(ginlab::strategy::BotOptions {
         sandbox: cli.sandbox,
         handshake_ms: cli.handshake_ms,
     });
@@ -112,17 +112,17 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Solve(args) => solve::run(args),
         Command::Showdown(args) => showdown::run(args),
         Command::Rules(args) => rules::run(args),
-        Command::Match(args) => head_to_head::run(args),
-        Command::Run(args) => run::run(args),
+        Command::Match(args) => head_to_head::run(args, lab),
+        Command::Run(args) => run::run(args, lab),
         Command::Merge(args) => run::merge(args),
-        Command::Sweep(args) => study::sweep(args),
-        Command::Balance(args) => study::balance(args),
-        Command::CheckBot(args) => check_bot::run(args),
-        Command::Play(args) => play::run(args),
+        Command::Sweep(args) => study::sweep(args, lab),
+        Command::Balance(args) => study::balance(args, lab),
+        Command::CheckBot(args) => check_bot::run(args, lab),
+        Command::Play(args) => play::run(args, lab),
         Command::Replay(args) => replay::run(args),
         Command::Chart(args) => chart::run(args),
-        Command::Tournament(args) => tournament::run(args),
-        Command::Tune(args) => tune::run(args),
+        Command::Tournament(args) => tournament::run(args, lab),
+        Command::Tune(args) => tune::run(args, lab),
     }
 }
 

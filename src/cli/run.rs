@@ -8,6 +8,7 @@ use std::time::Instant;
 use clap::Args;
 use ginlab::experiment::Experiment;
 use ginlab::job::{self, JobRequest, Shard};
+use ginlab::lab::Lab;
 
 use super::input::SPEC_FILE;
 use super::job::{command, on_progress, resolver, status_block};
@@ -57,7 +58,7 @@ pub struct RunArgs {
     status: Option<u64>,
 }
 
-pub fn run(args: RunArgs) -> Result<(), Failure> {
+pub fn run(args: RunArgs, lab: &Lab) -> Result<(), Failure> {
     let text = SPEC_FILE.read_file(&args.spec)?;
     if ginlab::tune::spec::is_tune_spec(&text) {
         return super::tune::run_spec(
@@ -68,6 +69,7 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
             args.resume,
             args.quiet,
             args.json,
+            lab,
         );
     }
     let experiment = Experiment::from_toml(&text)
@@ -85,7 +87,7 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
     if args.anchor.is_some() {
         request.anchor.clone_from(&args.anchor);
     }
-    let spec = request.build(&resolver)?;
+    let spec = request.build(&resolver(lab))?;
     super::job::warn_fixed_seed(&spec, "the spec's seed");
     let options = job::Options {
         shard: args.shard,

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use ginlab::echo::echo;
+use ginlab::lab::Lab;
 use ginlab::strategy::{Profile, ProfileError, builtin_kinds, builtin_list};
 use ginlab::suggest::did_you_mean;
 
@@ -50,16 +51,17 @@ fn available() -> Vec<String> {
     names
 }
 
-/// Resolves `spec` for the player called `who` (for messages). An external
-/// bot is started and must shake hands now, so a wrong command is bad input
-/// (exit code 2) rather than a run of forfeits.
-pub fn resolve(spec: &str, who: &str) -> Result<Named, Failure> {
+/// Resolves `spec` for the player called `who` (for messages), its players
+/// sharing `lab`. An external bot is started and must shake hands now, so a
+/// wrong command is bad input (exit code 2) rather than a run of forfeits.
+pub fn resolve(lab: &Lab, spec: &str, who: &str) -> Result<Named, Failure> {
     let mut named = resolve_profile(spec, who)?;
+    named.profile = named.profile.in_lab(lab);
     if let Some(bot) = named.profile.bot() {
         let hello = bot
             .warm_up()
             .map_err(|e| Failure::input(format!("strategy {who}: {e}")))?;
-        note_sandbox();
+        note_sandbox(lab);
         // An inline bot is called by the name it gave (a profile file's
         // `name`, or its file name, was chosen by the user).
         if named.name == named.profile.to_string() {
@@ -70,8 +72,8 @@ pub fn resolve(spec: &str, who: &str) -> Result<Named, Failure> {
 }
 
 /// Prints, once, what the bots' sandbox could not enforce on this system.
-pub fn note_sandbox() {
-    if let Some(line) = ginlab::strategy::sandbox_notice() {
+pub fn note_sandbox(lab: &Lab) {
+    if let Some(line) = lab.bots().sandbox_notice() {
         let _ =
             std::io::Write::write_all(&mut std::io::stderr(), format!("note: {line}\n").as_bytes());
     }

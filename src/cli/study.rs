@@ -9,6 +9,7 @@ use std::time::Instant;
 use clap::Args;
 use ginlab::experiment::Sweep;
 use ginlab::job::{self, JobRequest, JobSpec, Layout, Outcome, Shard, StudyKind, given_once};
+use ginlab::lab::Lab;
 use ginlab::report::{
     Objective, StudyRows, Summary, balance_table, json_report, ratings_table, summary_table,
     sweep_table, tables_report,
@@ -95,7 +96,12 @@ impl StudyArgs {
 
     /// Plays the study laid out by `layout` (a rating list anchored at
     /// `anchor`, when it makes one) and prints its table.
-    pub(super) fn play(&self, layout: Layout, anchor: Option<String>) -> Result<(), Failure> {
+    pub(super) fn play(
+        &self,
+        lab: &Lab,
+        layout: Layout,
+        anchor: Option<String>,
+    ) -> Result<(), Failure> {
         let spec = JobRequest {
             variants: self.variants()?,
             layout,
@@ -113,7 +119,7 @@ impl StudyArgs {
             experiment: None,
             anchor,
         }
-        .build(&resolver)?;
+        .build(&resolver(lab))?;
         super::job::warn_fixed_seed(&spec, "--seed");
         let options = job::Options {
             shard: self.shard,
@@ -206,8 +212,9 @@ pub struct SweepArgs {
     study: StudyArgs,
 }
 
-pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
+pub fn sweep(args: SweepArgs, lab: &Lab) -> Result<(), Failure> {
     args.study.play(
+        lab,
         Layout::Sweep(Sweep {
             strategy: args.strategy.clone(),
             param: args.param.clone(),
@@ -229,7 +236,7 @@ pub struct BalanceArgs {
     study: StudyArgs,
 }
 
-pub fn balance(args: BalanceArgs) -> Result<(), Failure> {
+pub fn balance(args: BalanceArgs, lab: &Lab) -> Result<(), Failure> {
     if args.study.no_duplicate {
         return Err(Failure::input(
             "--no-duplicate: a balance study plays every deal once already (one strategy in \
@@ -237,6 +244,7 @@ pub fn balance(args: BalanceArgs) -> Result<(), Failure> {
         ));
     }
     args.study.play(
+        lab,
         Layout::Balance {
             strategy: args.strategy.clone(),
         },

@@ -7,6 +7,7 @@
 use clap::Args;
 use ginlab::experiment::Pairing;
 use ginlab::job::Layout;
+use ginlab::lab::Lab;
 
 use super::Failure;
 use super::strategies::strategy_help;
@@ -31,7 +32,7 @@ pub struct TournamentArgs {
     study: StudyArgs,
 }
 
-pub fn run(args: TournamentArgs) -> Result<(), Failure> {
+pub fn run(args: TournamentArgs, lab: &Lab) -> Result<(), Failure> {
     if args.players.len() < 3 {
         return Err(Failure::input(format!(
             "tournament: {} player{} given; a tournament takes three or more (for two, `ginlab match A B`)",
@@ -51,5 +52,5 @@ pub fn run(args: TournamentArgs) -> Result<(), Failure> {
         Pairing::RoundRobin
     };
     args.study
-        .play(Layout::Pairs { players, pairing }, args.anchor.clone())
+        .play(lab, Layout::Pairs { players, pairing }, args.anchor.clone())
 }

@@ -11,6 +11,7 @@ use ginlab::tune::spec::TuneSpec;
 use ginlab::tune::{Method, TuneOutcome, TuneRequest, tune};
 
 use super::job::{command, resolver};
+use ginlab::lab::Lab;
 use super::rules::RulesArgs;
 use super::{Failure, write_stdout};
 
@@ -110,7 +111,7 @@ fn method(text: &str) -> Result<Method, String> {
 }
 
 /// `STRATEGY*W` → the player and its weight.
-fn opponent(text: &str) -> Result<(Player, u32), Failure> {
+fn opponent(text: &str, resolve: &ginlab::job::Resolve<'_>) -> Result<(Player, u32), Failure> {
     let (spec, weight) = match text.rsplit_once('*') {
         Some((spec, w)) => {
             let w = w
@@ -128,10 +129,11 @@ fn opponent(text: &str) -> Result<(Player, u32), Failure> {
         }
         None => (text, 1),
     };
-    Ok((resolver(spec, "--vs")?, weight))
+    Ok((resolve(spec, "--vs")?, weight))
 }
 
-pub fn run(args: TuneArgs) -> Result<(), Failure> {
+pub fn run(args: TuneArgs, lab: &Lab) -> Result<(), Failure> {
+    let resolve = resolver(lab);
     let names = if args.variants.is_empty() {
         vec!["standard".to_owned()]
     } else {
@@ -151,7 +153,7 @@ pub fn run(args: TuneArgs) -> Result<(), Failure> {
     }
     let stems: Vec<String> = variants.iter().map(|(s, _)| s.clone()).collect();
     ginlab::job::given_once("--rules", &names, &stems, "variant")?;
-    let strategy = resolver(&args.strategy, "--strategy")?;
+    let strategy = resolve(&args.strategy, "--strategy")?;
     let vs = if args.vs.is_empty() {
         vec!["simple".to_owned()]
     } else {
@@ -159,10 +161,10 @@ pub fn run(args: TuneArgs) -> Result<(), Failure> {
     };
     let opponents = vs
         .iter()
-        .map(|v| opponent(v))
+        .map(|v| opponent(v, &resolve))
         .collect::<Result<Vec<_>, _>>()?;
     let baseline = match &args.baseline {
-        Some(b) => resolver(b, "--baseline")?,
+        Some(b) => resolve(b, "--baseline")?,
         None => strategy.clone(),
     };
     let games = args.games.is_some();
@@ -215,6 +217,7 @@ pub fn run_spec(
     resume: bool,
     quiet: bool,
     json: bool,
+    lab: &Lab,
 ) -> Result<(), Failure> {
     let named = |e: String| Failure::input(format!("tuning spec {}: {e}", spec_path.display()));
     let spec = TuneSpec::from_toml(&text).map_err(named)?;
@@ -243,7 +246,7 @@ pub fn run_spec(
         }
     };
     let request = spec
-        .request(&resolver, out, command(), text)
+        .request(&resolver(lab), out, command(), text)
         .map_err(|e| match e {
             ginlab::job::JobError::Input(m) => named(m),
             other => other.into(),

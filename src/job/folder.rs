@@ -52,8 +52,9 @@ pub struct Claim {
 /// it, or it holds a commit journal ginlab did not write.
 pub fn claim_dir(dir: &Path) -> Result<Claim, JobError> {
     prepare_dir(dir)?;
-    let handle = std::fs::File::open(dir)
-        .map_err(|e| JobError::Input(format!("{}: cannot open the folder: {e}", dir.display())))?;
+    let handle = std::fs::File::open(dir).map_err(|e| {
+        JobError::input_from(format!("{}: cannot open the folder", dir.display()), e)
+    })?;
     match handle.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {

@@ -46,7 +46,13 @@ pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, given_once};
 pub(crate) use state::read_capped;
 pub use state::{Shard, StudyKind};
 
-/// Why a job did not finish.
+/// An error that explains a [`JobError`], kept whole with its own causes.
+pub type Cause = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Why a job did not finish: bad input or a failure while running, said
+/// by ginlab, with the error that caused it where there is one. A
+/// variant's own text never repeats its cause: print the whole chain once
+/// ([`JobError::chain`], or `anyhow`'s `{:#}` as the CLI does).
 #[derive(Debug, thiserror::Error)]
 pub enum JobError {
     /// Bad input: flags, a spec, a folder or state file that cannot be
@@ -56,10 +62,63 @@ pub enum JobError {
     /// A failure while running (writing files, a strategy's illegal move).
     #[error("{0}")]
     Run(String),
+    /// Bad input that another error explains (a file that cannot be read):
+    /// what ginlab was doing, and that error.
+    #[error("{context}")]
+    InputFrom {
+        /// What ginlab was doing (`reading FILE`).
+        context: String,
+        /// Why it failed.
+        #[source]
+        cause: Cause,
+    },
+    /// A failure while running that another error explains.
+    #[error("{context}")]
+    RunFrom {
+        /// What ginlab was doing (`writing FILE`).
+        context: String,
+        /// Why it failed.
+        #[source]
+        cause: Cause,
+    },
+    /// Playing failed.
+    #[error(transparent)]
+    Play(#[from] crate::sim::RunError),
 }
 
-impl From<crate::sim::RunError> for JobError {
-    fn from(error: crate::sim::RunError) -> JobError {
-        JobError::Run(error.to_string())
+impl JobError {
+    /// Bad input: `context` failed because of `cause`.
+    pub fn input_from(context: impl Into<String>, cause: impl Into<Cause>) -> JobError {
+        JobError::InputFrom {
+            context: context.into(),
+            cause: cause.into(),
+        }
+    }
+
+    /// A failure while running: `context` failed because of `cause`.
+    pub fn run_from(context: impl Into<String>, cause: impl Into<Cause>) -> JobError {
+        JobError::RunFrom {
+            context: context.into(),
+            cause: cause.into(),
+        }
+    }
+
+    /// Whether the input was bad (exit code 2), not the run.
+    #[must_use]
+    pub fn is_input(&self) -> bool {
+        matches!(self, JobError::Input(_) | JobError::InputFrom { .. })
+    }
+
+    /// The message and each cause, joined by `: `, as the CLI prints it.
+    #[must_use]
+    pub fn chain(&self) -> String {
+        let mut text = self.to_string();
+        let mut next = std::error::Error::source(self);
+        while let Some(cause) = next {
+            text.push_str(": ");
+            text.push_str(&cause.to_string());
+            next = cause.source();
+        }
+        text
     }
 }

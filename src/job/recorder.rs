@@ -77,7 +77,7 @@ impl Recorder {
             RecordFile::Whole(file) => file.commit(),
             RecordFile::Stream(mut out) => out.flush(),
         };
-        done.map_err(|e| JobError::Run(format!("writing {}: {e}", path.display())))
+        done.map_err(|e| JobError::run_from(format!("writing {}", path.display()), e))
     }
 }
 

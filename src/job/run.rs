@@ -307,7 +307,7 @@ pub fn run(
                 )
                 .map_err(|e| match (e, &recorder) {
                     (RunError::Write(e), Some(r)) => {
-                        JobError::Run(format!("writing {}: {e}", r.path.display()))
+                        JobError::run_from(format!("writing {}", r.path.display()), e)
                     }
                     (e, _) => e.into(),
                 })?;

@@ -451,7 +451,7 @@ pub(crate) fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, JobError> {
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|file| file.take(cap + 1).read_to_end(&mut bytes))
-        .map_err(|e| JobError::Input(format!("reading {}: {e}", path.display())))?;
+        .map_err(|e| JobError::input_from(format!("reading {}", path.display()), e))?;
     if bytes.len() as u64 > cap {
         return Err(JobError::Input(format!(
             "{}: more than {} MiB, the limit for this kind of file; it is not one ginlab wrote",
@@ -476,8 +476,9 @@ pub(super) fn read_any_state(path: &Path) -> Result<State, JobError> {
 }
 
 fn parse_state(path: &Path, bytes: &[u8]) -> Result<State, JobError> {
-    serde_json::from_slice(bytes)
-        .map_err(|e| JobError::Input(format!("{}: not a ginlab state file: {e}", path.display())))
+    serde_json::from_slice(bytes).map_err(|e| {
+        JobError::input_from(format!("{}: not a ginlab state file", path.display()), e)
+    })
 }
 
 /// The manifest key holding the BLAKE3 digest of the folder's
@@ -558,8 +559,9 @@ pub(super) fn read_finished(dir: &Path, manifest_name: &str) -> Result<(State, S
 }
 
 pub(super) fn write_state(path: &Path, state: &State) -> Result<(), JobError> {
-    let json = serde_json::to_vec(state).map_err(|e| JobError::Run(e.to_string()))?;
-    write_atomic(path, &json).map_err(|e| JobError::Run(format!("writing {}: {e}", path.display())))
+    let json = serde_json::to_vec(state).map_err(|e| JobError::run_from("writing the state", e))?;
+    write_atomic(path, &json)
+        .map_err(|e| JobError::run_from(format!("writing {}", path.display()), e))
 }
 
 #[cfg(test)]
@@ -581,6 +583,16 @@ mod tests {
                 "more than 2 MiB, the limit for this kind of file; it is not one ginlab wrote"
             ),
             "{e}"
+        );
+        // What cannot be read is bad input, the reason kept as its cause.
+        let missing = dir.join("missing.json");
+        let err = read_capped(&missing, 1 << 20).unwrap_err();
+        assert!(err.is_input());
+        let reason = std::io::Error::from_raw_os_error(2).to_string();
+        assert_eq!(err.to_string(), format!("reading {}", missing.display()));
+        assert_eq!(
+            err.chain(),
+            format!("reading {}: {reason}", missing.display())
         );
         // An endless input stops at the cap.
         if Path::new("/dev/zero").exists() {

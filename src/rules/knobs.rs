@@ -22,89 +22,191 @@ pub struct Knob {
     pub allowed: &'static str,
 }
 
-/// Every knob, in the order of RULES.md's table.
-pub const KNOBS: &[Knob] = &[
-    Knob {
-        name: "knock_limit",
-        about: "The most deadwood a player may knock with; 0 means only gin ends a hand (Straight Gin), \"upcard\" means the value of the hand's upcard (Oklahoma; an ace is 1, a face card 10).",
-        allowed: "an integer 0 to 10, or \"upcard\"",
-    },
-    Knob {
-        name: "ace_upcard_gin_only",
-        about: "When the upcard is an ace, only gin may end the hand (Oklahoma).",
-        allowed: "true or false",
-    },
-    Knob {
-        name: "spade_upcard_doubles",
-        about: "When the upcard is a spade, the whole hand score is doubled, bonuses included (Oklahoma).",
-        allowed: "true or false",
-    },
-    Knob {
-        name: "gin_bonus",
-        about: "Points a player earns for going gin, on top of the opponent's deadwood.",
-        allowed: "an integer 0 to 1000",
-    },
-    Knob {
-        name: "undercut_bonus",
-        about: "Points the defender earns for an undercut (deadwood lower than the knocker's, or equal when undercut_on_tie is on), on top of the difference.",
-        allowed: "an integer 0 to 1000",
-    },
-    Knob {
-        name: "undercut_on_tie",
-        about: "Whether equal deadwood after lay-offs is an undercut; when off, a tie scores nothing for either player.",
-        allowed: "true or false",
-    },
-    Knob {
-        name: "big_gin_bonus",
-        about: "Points for big gin (all 11 cards melded after drawing, which ends the hand at once), or \"off\" when big gin is not played.",
-        allowed: "an integer 0 to 1000, or \"off\"",
-    },
-    Knob {
-        name: "box_bonus",
-        about: "Points each player receives at the end of the game for every hand it won (a box, or line); they do not count toward the target.",
-        allowed: "an integer 0 to 1000",
-    },
-    Knob {
-        name: "game_target",
-        about: "The cumulative hand score that ends the game.",
-        allowed: "an integer 1 to 10000",
-    },
-    Knob {
-        name: "game_bonus",
-        about: "Points the winner of the game receives.",
-        allowed: "an integer 0 to 1000",
-    },
-    Knob {
-        name: "shutout",
-        about: "What happens when the loser of the game scored no hand points: the game bonus is doubled, the winner's whole score is doubled, the winner's hand points are doubled before box bonuses, or nothing.",
-        allowed: "\"double_game_bonus\", \"double_total\", \"double_hands\" or \"none\"",
-    },
-    Knob {
-        name: "next_dealer",
-        about: "Who deals the next hand: the loser of the previous hand, its winner, or the players in turn. A void hand is dealt again by the same dealer.",
-        allowed: "\"loser\", \"winner\" or \"alternate\"",
-    },
-    Knob {
-        name: "last_discard_action",
-        about: "When the stock is down to its last two cards, the player who did not discard may still take that discard, but only to knock or go gin with it.",
-        allowed: "true or false",
-    },
-    Knob {
-        name: "deal",
-        about: "How a hand starts: ten cards each and an upcard offered first to the non-dealer, then to the dealer; or eleven cards to the non-dealer, ten to the dealer and no upcard (the non-dealer's first turn is a discard or a knock).",
-        allowed: "\"upcard_offer\" or \"eleven_cards\"",
-    },
-    Knob {
-        name: "max_turns",
-        about: "Turns (both players counted) after which the hand is void and dealt again; the stock running down to two cards voids it too.",
-        allowed: "an integer 1 to 10000",
-    },
-    Knob {
-        name: "oklahoma_boxes",
-        about: "Oklahoma's extra boxes: one more box for an undercut, two more for gin, doubled when spade_upcard_doubles doubles the hand.",
-        allowed: "true or false",
-    },
-];
+/// How a knob's value reads from TOML and prints back: one codec per kind
+/// of value, shared by the knobs of that kind.
+trait Codec {
+    /// The field's type in [`Rules`].
+    type Value;
+    /// The value `value` gives, if the knob takes it.
+    fn read(&self, value: &Value) -> Option<Self::Value>;
+    /// The TOML form of `value`.
+    fn write(&self, value: &Self::Value) -> Value;
+}
+
+/// An integer from `min` to `max`.
+struct Int(i64, i64);
+
+impl Codec for Int {
+    type Value = u32;
+    fn read(&self, value: &Value) -> Option<u32> {
+        match value {
+            Value::Integer(i) if (self.0..=self.1).contains(i) => u32::try_from(*i).ok(),
+            _ => None,
+        }
+    }
+    fn write(&self, value: &u32) -> Value {
+        Value::Integer((*value).into())
+    }
+}
+
+/// `true` or `false`.
+struct Flag;
+
+impl Codec for Flag {
+    type Value = bool;
+    fn read(&self, value: &Value) -> Option<bool> {
+        value.as_bool()
+    }
+    fn write(&self, value: &bool) -> Value {
+        Value::Boolean(*value)
+    }
+}
+
+/// An integer from 0 to 1000, or the word `off` (`None`).
+struct Bonus;
+
+impl Codec for Bonus {
+    type Value = Option<u32>;
+    fn read(&self, value: &Value) -> Option<Option<u32>> {
+        match value {
+            Value::String(s) if s == "off" => Some(None),
+            _ => Int(0, 1000).read(value).map(Some),
+        }
+    }
+    fn write(&self, value: &Option<u32>) -> Value {
+        value.map_or(Value::String("off".into()), |n| Int(0, 1000).write(&n))
+    }
+}
+
+/// An integer from 0 to 10, or the word `upcard`.
+struct Limit;
+
+impl Codec for Limit {
+    type Value = KnockLimit;
+    fn read(&self, value: &Value) -> Option<KnockLimit> {
+        match value {
+            Value::String(s) if s == "upcard" => Some(KnockLimit::Upcard),
+            _ => Int(0, 10)
+                .read(value)
+                .map(|n| KnockLimit::Fixed(u8::try_from(n).expect("at most 10"))),
+        }
+    }
+    fn write(&self, value: &KnockLimit) -> Value {
+        match *value {
+            KnockLimit::Fixed(n) => Int(0, 10).write(&n.into()),
+            KnockLimit::Upcard => Value::String("upcard".into()),
+        }
+    }
+}
+
+/// One of a list of words, each naming a value.
+struct Words<T: 'static>(&'static [(&'static str, T)]);
+
+impl<T: Copy + PartialEq> Codec for Words<T> {
+    type Value = T;
+    fn read(&self, value: &Value) -> Option<T> {
+        let text = value.as_str()?;
+        self.0.iter().find(|(w, _)| *w == text).map(|&(_, t)| t)
+    }
+    fn write(&self, value: &T) -> Value {
+        let word = self.0.iter().find(|(_, t)| t == value).map(|(w, _)| *w);
+        Value::String(word.expect("every value has a word").into())
+    }
+}
+
+const SHUTOUTS: Words<Shutout> = Words(&[
+    ("double_game_bonus", Shutout::DoubleGameBonus),
+    ("double_total", Shutout::DoubleTotal),
+    ("double_hands", Shutout::DoubleHands),
+    ("none", Shutout::None),
+]);
+const DEALERS: Words<NextDealer> = Words(&[
+    ("loser", NextDealer::Loser),
+    ("winner", NextDealer::Winner),
+    ("alternate", NextDealer::Alternate),
+]);
+const DEALS: Words<Deal> = Words(&[
+    ("upcard_offer", Deal::UpcardOffer),
+    ("eleven_cards", Deal::ElevenCards),
+]);
+
+/// The one table of knobs: each line is a knob (a field of [`Rules`] of
+/// the same name), its codec, what it takes (for messages and `ginlab
+/// rules`) and what it does (`ginlab rules --explain`). It makes
+/// [`KNOBS`], [`Rules::set`] and [`Rules::get`], so a new knob is its field
+/// and its line.
+macro_rules! knobs {
+    ($($name:ident: $codec:expr, $allowed:expr, $about:expr;)*) => {
+        /// Every knob, in the order of RULES.md's table.
+        pub const KNOBS: &[Knob] = &[$(
+            Knob { name: stringify!($name), about: $about, allowed: $allowed },
+        )*];
+
+        impl Rules {
+            /// Sets `knob` (one of [`KNOBS`]) to `value`, if it takes it.
+            fn set_knob(&mut self, knob: &Knob, value: &Value) -> Option<()> {
+                match knob.name {
+                    $(stringify!($name) => self.$name = $codec.read(value)?,)*
+                    _ => unreachable!("every knob of KNOBS has its line"),
+                }
+                Some(())
+            }
+
+            /// `knob` (one of [`KNOBS`]) as a TOML value.
+            fn get_knob(&self, knob: &Knob) -> Value {
+                match knob.name {
+                    $(stringify!($name) => $codec.write(&self.$name),)*
+                    _ => unreachable!("every knob of KNOBS has its line"),
+                }
+            }
+        }
+
+        /// Each knob's allowed text, with its codec (for the test that
+        /// holds the two together).
+        #[cfg(test)]
+        fn codec_reads(name: &str, value: &Value) -> bool {
+            match name {
+                $(stringify!($name) => $codec.read(value).is_some(),)*
+                _ => false,
+            }
+        }
+    };
+}
+
+knobs! {
+    knock_limit: Limit, "an integer 0 to 10, or \"upcard\"",
+        "The most deadwood a player may knock with; 0 means only gin ends a hand (Straight Gin), \"upcard\" means the value of the hand's upcard (Oklahoma; an ace is 1, a face card 10).";
+    ace_upcard_gin_only: Flag, "true or false",
+        "When the upcard is an ace, only gin may end the hand (Oklahoma).";
+    spade_upcard_doubles: Flag, "true or false",
+        "When the upcard is a spade, the whole hand score is doubled, bonuses included (Oklahoma).";
+    gin_bonus: Int(0, 1000), "an integer 0 to 1000",
+        "Points a player earns for going gin, on top of the opponent's deadwood.";
+    undercut_bonus: Int(0, 1000), "an integer 0 to 1000",
+        "Points the defender earns for an undercut (deadwood lower than the knocker's, or equal when undercut_on_tie is on), on top of the difference.";
+    undercut_on_tie: Flag, "true or false",
+        "Whether equal deadwood after lay-offs is an undercut; when off, a tie scores nothing for either player.";
+    big_gin_bonus: Bonus, "an integer 0 to 1000, or \"off\"",
+        "Points for big gin (all 11 cards melded after drawing, which ends the hand at once), or \"off\" when big gin is not played.";
+    box_bonus: Int(0, 1000), "an integer 0 to 1000",
+        "Points each player receives at the end of the game for every hand it won (a box, or line); they do not count toward the target.";
+    game_target: Int(1, 10_000), "an integer 1 to 10000",
+        "The cumulative hand score that ends the game.";
+    game_bonus: Int(0, 1000), "an integer 0 to 1000",
+        "Points the winner of the game receives.";
+    shutout: SHUTOUTS, "\"double_game_bonus\", \"double_total\", \"double_hands\" or \"none\"",
+        "What happens when the loser of the game scored no hand points: the game bonus is doubled, the winner's whole score is doubled, the winner's hand points are doubled before box bonuses, or nothing.";
+    next_dealer: DEALERS, "\"loser\", \"winner\" or \"alternate\"",
+        "Who deals the next hand: the loser of the previous hand, its winner, or the players in turn. A void hand is dealt again by the same dealer.";
+    last_discard_action: Flag, "true or false",
+        "When the stock is down to its last two cards, the player who did not discard may still take that discard, but only to knock or go gin with it.";
+    deal: DEALS, "\"upcard_offer\" or \"eleven_cards\"",
+        "How a hand starts: ten cards each and an upcard offered first to the non-dealer, then to the dealer; or eleven cards to the non-dealer, ten to the dealer and no upcard (the non-dealer's first turn is a discard or a knock).";
+    max_turns: Int(1, 10_000), "an integer 1 to 10000",
+        "Turns (both players counted) after which the hand is void and dealt again; the stock running down to two cards voids it too.";
+    oklahoma_boxes: Flag, "true or false",
+        "Oklahoma's extra boxes: one more box for an undercut, two more for gin, doubled when spade_upcard_doubles doubles the hand.";
+}
 
 fn knob(name: &str) -> Result<&'static Knob, RulesError> {
     KNOBS
@@ -121,50 +223,6 @@ fn bad(knob: &Knob, value: &Value) -> RulesError {
     }
 }
 
-fn int(knob: &Knob, value: &Value, min: i64, max: i64) -> Result<u32, RulesError> {
-    match value {
-        Value::Integer(i) if (min..=max).contains(i) => Ok(*i as u32),
-        _ => Err(bad(knob, value)),
-    }
-}
-
-fn boolean(knob: &Knob, value: &Value) -> Result<bool, RulesError> {
-    value.as_bool().ok_or_else(|| bad(knob, value))
-}
-
-fn word<T: Copy>(knob: &Knob, value: &Value, words: &[(&str, T)]) -> Result<T, RulesError> {
-    let text = value.as_str().ok_or_else(|| bad(knob, value))?;
-    words
-        .iter()
-        .find(|(w, _)| *w == text)
-        .map(|&(_, t)| t)
-        .ok_or_else(|| bad(knob, value))
-}
-
-const SHUTOUTS: [(&str, Shutout); 4] = [
-    ("double_game_bonus", Shutout::DoubleGameBonus),
-    ("double_total", Shutout::DoubleTotal),
-    ("double_hands", Shutout::DoubleHands),
-    ("none", Shutout::None),
-];
-const DEALERS: [(&str, NextDealer); 3] = [
-    ("loser", NextDealer::Loser),
-    ("winner", NextDealer::Winner),
-    ("alternate", NextDealer::Alternate),
-];
-const DEALS: [(&str, Deal); 2] = [
-    ("upcard_offer", Deal::UpcardOffer),
-    ("eleven_cards", Deal::ElevenCards),
-];
-
-fn name_of<T: PartialEq>(words: &[(&'static str, T)], value: T) -> &'static str {
-    words
-        .iter()
-        .find(|(_, t)| *t == value)
-        .map(|(w, _)| *w)
-        .unwrap()
-}
-
 impl Rules {
     /// Sets knob `name` to `value`.
     ///
@@ -173,36 +231,7 @@ impl Rules {
     /// [`RulesError::BadValue`] (listing the allowed values).
     pub fn set(&mut self, name: &str, value: &Value) -> Result<(), RulesError> {
         let k = knob(name)?;
-        match name {
-            "knock_limit" => {
-                self.knock_limit = match value {
-                    Value::String(s) if s == "upcard" => KnockLimit::Upcard,
-                    _ => KnockLimit::Fixed(int(k, value, 0, 10)? as u8),
-                }
-            }
-            "ace_upcard_gin_only" => self.ace_upcard_gin_only = boolean(k, value)?,
-            "spade_upcard_doubles" => self.spade_upcard_doubles = boolean(k, value)?,
-            "gin_bonus" => self.gin_bonus = int(k, value, 0, 1000)?,
-            "undercut_bonus" => self.undercut_bonus = int(k, value, 0, 1000)?,
-            "undercut_on_tie" => self.undercut_on_tie = boolean(k, value)?,
-            "big_gin_bonus" => {
-                self.big_gin_bonus = match value {
-                    Value::String(s) if s == "off" => None,
-                    _ => Some(int(k, value, 0, 1000)?),
-                }
-            }
-            "box_bonus" => self.box_bonus = int(k, value, 0, 1000)?,
-            "game_target" => self.game_target = int(k, value, 1, 10_000)?,
-            "game_bonus" => self.game_bonus = int(k, value, 0, 1000)?,
-            "shutout" => self.shutout = word(k, value, &SHUTOUTS)?,
-            "next_dealer" => self.next_dealer = word(k, value, &DEALERS)?,
-            "last_discard_action" => self.last_discard_action = boolean(k, value)?,
-            "deal" => self.deal = word(k, value, &DEALS)?,
-            "max_turns" => self.max_turns = int(k, value, 1, 10_000)?,
-            "oklahoma_boxes" => self.oklahoma_boxes = boolean(k, value)?,
-            _ => unreachable!("every knob of KNOBS is handled"),
-        }
-        Ok(())
+        self.set_knob(k, value).ok_or_else(|| bad(k, value))
     }
 
     /// Knob `name` as a TOML value.
@@ -210,30 +239,7 @@ impl Rules {
     /// # Errors
     /// [`RulesError::UnknownKnob`].
     pub fn get(&self, name: &str) -> Result<Value, RulesError> {
-        knob(name)?;
-        let int = |n: u32| Value::Integer(n.into());
-        Ok(match name {
-            "knock_limit" => match self.knock_limit {
-                KnockLimit::Fixed(n) => int(n.into()),
-                KnockLimit::Upcard => Value::String("upcard".into()),
-            },
-            "ace_upcard_gin_only" => Value::Boolean(self.ace_upcard_gin_only),
-            "spade_upcard_doubles" => Value::Boolean(self.spade_upcard_doubles),
-            "gin_bonus" => int(self.gin_bonus),
-            "undercut_bonus" => int(self.undercut_bonus),
-            "undercut_on_tie" => Value::Boolean(self.undercut_on_tie),
-            "big_gin_bonus" => self.big_gin_bonus.map_or(Value::String("off".into()), int),
-            "box_bonus" => int(self.box_bonus),
-            "game_target" => int(self.game_target),
-            "game_bonus" => int(self.game_bonus),
-            "shutout" => Value::String(name_of(&SHUTOUTS, self.shutout).into()),
-            "next_dealer" => Value::String(name_of(&DEALERS, self.next_dealer).into()),
-            "last_discard_action" => Value::Boolean(self.last_discard_action),
-            "deal" => Value::String(name_of(&DEALS, self.deal).into()),
-            "max_turns" => int(self.max_turns),
-            "oklahoma_boxes" => Value::Boolean(self.oklahoma_boxes),
-            _ => unreachable!("every knob of KNOBS is handled"),
-        })
+        Ok(self.get_knob(knob(name)?))
     }
 
     /// Sets a knob from command-line text `knob=value`. The value is read as
@@ -420,6 +426,41 @@ pub fn rules_from_table(table: &serde_json::Value) -> Result<Rules, RulesError> 
 mod tests {
     use super::*;
     use crate::rules::PRESETS;
+
+    /// Each knob's allowed text says what its codec reads: the integer
+    /// range's ends and no further, the words quoted, `true or false`, and
+    /// nothing else.
+    #[test]
+    fn allowed_texts_match_the_codecs() {
+        for k in KNOBS {
+            let reads = |v: Value| codec_reads(k.name, &v);
+            let range = k.allowed.strip_prefix("an integer ").map(|rest| {
+                let mut ends = rest
+                    .split(|c: char| !c.is_ascii_digit())
+                    .filter(|w| !w.is_empty())
+                    .map(|w| w.parse::<i64>().unwrap());
+                (ends.next().unwrap(), ends.next().unwrap())
+            });
+            if let Some((min, max)) = range {
+                assert!(
+                    reads(Value::Integer(min)) && reads(Value::Integer(max)),
+                    "{}",
+                    k.name
+                );
+                assert!(!reads(Value::Integer(min - 1)), "{}", k.name);
+                assert!(!reads(Value::Integer(max + 1)), "{}", k.name);
+            } else {
+                assert!(!reads(Value::Integer(0)), "{}", k.name);
+            }
+            let flag = k.allowed == "true or false";
+            assert_eq!(reads(Value::Boolean(true)), flag, "{}", k.name);
+            assert_eq!(reads(Value::Boolean(false)), flag, "{}", k.name);
+            for word in k.allowed.split('"').skip(1).step_by(2) {
+                assert!(reads(Value::String(word.into())), "{}: {word}", k.name);
+            }
+            assert!(!reads(Value::String("nonsense".into())), "{}", k.name);
+        }
+    }
 
     #[test]
     fn every_preset_round_trips_through_toml() {

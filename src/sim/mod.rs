@@ -552,9 +552,9 @@ pub enum RunError {
     #[error(transparent)]
     Engine(#[from] EngineError),
     /// The records could not be written.
-    #[error("writing the game records: {0}")]
+    #[error("writing the game records")]
     Write(#[from] std::io::Error),
     /// The worker threads could not be started.
-    #[error("starting the worker threads: {0}")]
+    #[error("starting the worker threads")]
     Threads(#[from] rayon::ThreadPoolBuildError),
 }

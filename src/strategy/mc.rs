@@ -76,7 +76,7 @@
 //! [`Evaluator`]) and budgets ([`budget`]); this file is the player, which
 //! asks them in turn.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -95,6 +95,7 @@ pub mod budget;
 mod config;
 mod frozen;
 mod gate;
+mod caches;
 mod odds;
 mod opponent;
 mod params;
@@ -104,6 +105,7 @@ mod value;
 mod worlds;
 
 pub use gate::pick_candidate;
+pub use caches::McCaches;
 pub use odds::GameOdds;
 pub(in crate::strategy) use params::KIND;
 pub use frozen::Frozen;
@@ -129,6 +131,8 @@ pub struct MonteCarlo {
     /// The evaluator of `objective = game` and the rules it was built for
     /// (`None`: hand points).
     evaluator: Option<(Rules, Arc<dyn Evaluator>)>,
+    /// Where the tables come from.
+    caches: McCaches,
     /// The world weight of the rules it was built for (the calibration).
     weight: Option<(Rules, Arc<dyn WorldWeight>)>,
     /// The opponent model of the fast rollouts.
@@ -183,9 +187,16 @@ fn rollout_player(rollout: Rollout, knock_at: Option<u8>) -> Box<dyn Strategy> {
 }
 
 impl MonteCarlo {
-    /// A player with `params`, its sampling seeded by `seed` and `params.seed`.
+    /// A player with `params`, its sampling seeded by `seed` and
+    /// `params.seed`, with tables of its own.
     #[must_use]
     pub fn new(params: McConfig, seed: u64) -> MonteCarlo {
+        MonteCarlo::with_caches(params, seed, McCaches::default())
+    }
+
+    /// [`MonteCarlo::new`], its tables shared through `caches`.
+    #[must_use]
+    pub fn with_caches(params: McConfig, seed: u64, caches: McCaches) -> MonteCarlo {
         let account = params.account();
         let opponent = opponent::build(match params.rollouts.play {
             RolloutPlay::Fast { opponent, .. } => opponent,
@@ -205,6 +216,7 @@ impl MonteCarlo {
             params,
             evaluator: None,
             weight: None,
+            caches,
             opponent,
             worlds: Vec::new(),
             values: Vec::new(),
@@ -334,7 +346,9 @@ impl MonteCarlo {
         if self.params.objective == Objective::Game
             && self.evaluator.as_ref().is_none_or(|(rules, _)| rules != view.rules)
         {
-            let odds = GameOdds::shared(view.rules, self.params.rollouts.opponent_policy());
+            let odds = self
+                .caches
+                .odds(view.rules, self.params.rollouts.opponent_policy());
             self.evaluator = Some((view.rules.clone(), odds as Arc<dyn Evaluator>));
         }
         if self.params.worlds.calibrate
@@ -345,9 +359,7 @@ impl MonteCarlo {
         {
             let weighting = self.params.worlds.weighting;
             let model = self.params.opponent_model();
-            let prior = shared(&PRIORS, (view.rules.clone(), weighting, model), || {
-                HandPrior::measure(view.rules, weighting, model)
-            });
+            let prior = self.caches.prior(view.rules, weighting, model);
             self.weight = Some((view.rules.clone(), prior as Arc<dyn WorldWeight>));
         }
     }
@@ -496,34 +508,6 @@ pub(crate) fn hopeless_pile_top(hand: CardSet, top: Card) -> bool {
     };
     !hand.iter().any(near)
         && best_discard_except(hand.with(top), Some(top)).deadwood >= meld::deadwood(hand)
-}
-
-/// Tables built once per key and shared by every player in the process.
-type Shared<K, V> = Mutex<Vec<(K, Arc<V>)>>;
-
-static PRIORS: Shared<(Rules, Weighting, Model), HandPrior> = Mutex::new(Vec::new());
-
-/// The value for `key` in `cache`, built by `build` on first use (outside
-/// the lock: a race builds the same value twice, harmlessly).
-pub(crate) fn shared<K: PartialEq, V>(
-    cache: &Shared<K, V>,
-    key: K,
-    build: impl FnOnce() -> V,
-) -> Arc<V> {
-    if let Some((_, v)) = cache
-        .lock()
-        .expect("a shared table")
-        .iter()
-        .find(|(k, _)| *k == key)
-    {
-        return Arc::clone(v);
-    }
-    let v = Arc::new(build());
-    cache
-        .lock()
-        .expect("a shared table")
-        .push((key, Arc::clone(&v)));
-    v
 }
 
 impl Strategy for MonteCarlo {
@@ -833,7 +817,7 @@ mod tests {
         // become 10 to 3 after a decline and 1 to 30 after a knock.
         let quarter = McParams {
             adapt_prior: 0.25,
-            ..adapt
+            ..adapt.clone()
         };
         near(read(quarter.clone(), Seat::A, &early), 0.25);
         near(read(quarter.clone(), Seat::A, &opening), 10.0 / 13.0);

@@ -38,18 +38,17 @@ kinds! {
 pub use crate::engine::Strategy;
 pub use external::check as botcheck;
 pub use external::{
-    Bot, BotError, BotOptions, BotProcess, BotSpec, DEFAULT_HANDSHAKE_MS, DEFAULT_TIMEOUT_MS,
-    External, LAUNCHER_ARG, SANDBOX_MODES, SandboxMode, SandboxSpec, adopt_orphans, bot_options,
-    default_log_dir, end_orphans, end_running_bots, finish_logs, keep_logs, launcher, logs_kept,
-    sandbox_notice, set_bot_options, set_launcher, split_command, stderr_dropped,
+    Bot, BotError, BotHost, BotOptions, BotProcess, BotSpec, DEFAULT_HANDSHAKE_MS,
+    DEFAULT_TIMEOUT_MS, External, LAUNCHER_ARG, SANDBOX_MODES, SandboxMode, SandboxSpec,
+    adopt_orphans, launcher, split_command,
 };
 pub use greedy::Greedy;
 pub use knowledge::Knowledge;
 pub use mc::{
     Budget, Choice, Decision, Evaluator, FastOwn, Frozen, GameOdds, GreedyRollout, HandPrior,
-    Knocks, McConfig, McParams, Model, MonteCarlo, Objective, OpponentModel, OpponentPolicy,
-    OwnRollout, Points, Rollout, RolloutEnd, RolloutPlay, Rollouts, Weighting, World, WorldModel,
-    WorldWeight, budget,
+    Knocks, McCaches, McConfig, McParams, Model, MonteCarlo, Objective, OpponentModel,
+    OpponentPolicy, OwnRollout, Points, Rollout, RolloutEnd, RolloutPlay, Rollouts, Weighting,
+    World, WorldModel, WorldWeight, budget,
 };
 pub use profile::{
     Kind, Param, ParamError, ParamType, ParamValue, Params, Profile, ProfileError, builtin_kinds,

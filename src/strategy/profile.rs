@@ -17,6 +17,7 @@ use std::sync::Arc;
 use super::Strategy;
 use super::external::Bot;
 use crate::echo::echo;
+use crate::lab::Lab;
 use crate::suggest::did_you_mean;
 
 /// One row of the table of kinds ([`KINDS`](super::KINDS)).
@@ -146,6 +147,14 @@ pub trait Params: fmt::Display + fmt::Debug + Send + Sync + 'static {
     /// A fresh strategy for one game or seat; its random choices come from
     /// `seed`.
     fn build(&self, seed: u64) -> Box<dyn Strategy>;
+
+    /// Makes the players it builds use `lab`'s shared state (an external
+    /// bot's processes and logs, `mc`'s tables) instead of their own. A kind
+    /// with no shared state has nothing to do. Binding never changes what
+    /// the profile is: it prints and compares the same.
+    fn bind(&mut self, lab: &Lab) {
+        let _ = lab;
+    }
 }
 
 /// [`Params`] as a profile holds them: cloned, compared and downcast
@@ -222,6 +231,16 @@ impl Profile {
     #[must_use]
     pub fn build(&self, seed: u64) -> Box<dyn Strategy> {
         self.0.build(seed)
+    }
+
+    /// The profile with its players using `lab`'s shared state (see
+    /// [`Params::bind`]): what a front end does with every profile it
+    /// resolves. An unbound profile's players share state of its own,
+    /// among the profile's clones.
+    #[must_use]
+    pub fn in_lab(mut self, lab: &Lab) -> Profile {
+        self.0.bind(lab);
+        self
     }
 }
 

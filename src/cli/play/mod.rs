@@ -83,9 +83,9 @@ struct Table<'r, R, W> {
     lines_read: u64,
 }
 
-pub fn run(args: PlayArgs) -> Result<(), Failure> {
+pub fn run(args: PlayArgs, lab: &ginlab::lab::Lab) -> Result<(), Failure> {
     let rules = args.rules.resolve()?;
-    let opponent = resolve(&args.vs, "--vs")?;
+    let opponent = resolve(lab, &args.vs, "--vs")?;
     let seed = super::master_seed(args.seed)?;
     super::warn_chosen_seed(args.seed, std::slice::from_ref(&opponent.profile));
     let stdin = io::stdin();

@@ -21,7 +21,7 @@ use crate::engine::{
 };
 use crate::protocol::{Move, decision_name, legal_moves};
 use crate::rules::{Deal, KnockLimit, Rules};
-use crate::strategy::{Bot, BotSpec, Greedy, best_discard_except};
+use crate::strategy::{Bot, BotHost, BotSpec, Greedy, best_discard_except};
 
 /// Who the bot plays against in a scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -422,13 +422,15 @@ fn play(
 }
 
 /// Checks the bot `spec` describes: the handshake, every scenario, and a
-/// clean exit after `quit`. `progress` is told each scenario's outcome.
+/// clean exit after `quit`, its processes started from `host`. `progress`
+/// is told each scenario's outcome.
 #[must_use]
 pub fn check_bot(
+    host: &Arc<BotHost>,
     spec: BotSpec,
     mut progress: impl FnMut(&str, &Result<u64, String>),
 ) -> CheckReport {
-    let bot = Arc::new(Bot::new(spec));
+    let bot = Arc::new(Bot::new(spec, host));
     let mut report = CheckReport::default();
     match bot.warm_up() {
         Ok(hello) => report.name = Some(hello.name),

@@ -1,107 +1,100 @@
 //! Where bots' stderr goes: one `bot-N.log` per process, in the profile's
-//! `log_dir` or in one private temporary folder per ginlab process, kept
+//! `log_dir` or in one private temporary folder per [`BotHost`], kept
 //! only when a bot failed.
 
 use std::fs::{self, OpenOptions};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use super::BotError;
+use super::host::{BotHost, lock};
 
-/// The default log folder of this process: created on first use with an
-/// unpredictable name, readable by its owner only (mode 0700), by the
-/// `tempfile` crate (which never follows a link planted at the name), and
-/// shared by every bot of the process.
-static DEFAULT_LOGS: Mutex<Option<tempfile::TempDir>> = Mutex::new(None);
-
-/// Whether the default log folder must outlive the process: a bot failed,
-/// so its log holds the reason.
-static KEEP_LOGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// The default log folder (see `DEFAULT_LOGS`), created if need be.
-///
-/// # Errors
-/// The temporary directory cannot be written.
-pub fn default_log_dir() -> Result<PathBuf, BotError> {
-    let mut logs = DEFAULT_LOGS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if logs.is_none() {
-        let mut builder = tempfile::Builder::new();
-        builder.prefix("ginlab-bots-");
-        #[cfg(unix)]
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
-        let dir = builder.tempdir().map_err(|e| BotError::Log {
-            path: std::env::temp_dir().display().to_string(),
-            reason: format!("cannot create a log folder there: {e}"),
-        })?;
-        *logs = Some(dir);
+impl BotHost {
+    /// The default log folder of this host: created on first use with an
+    /// unpredictable name, readable by its owner only (mode 0700), by the
+    /// `tempfile` crate (which never follows a link planted at the name),
+    /// and shared by every bot of the host.
+    ///
+    /// # Errors
+    /// The temporary directory cannot be written.
+    pub fn default_log_dir(&self) -> Result<PathBuf, BotError> {
+        let mut logs = lock(&self.logs);
+        if logs.is_none() {
+            let mut builder = tempfile::Builder::new();
+            builder.prefix("ginlab-bots-");
+            #[cfg(unix)]
+            builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
+            let dir = builder.tempdir().map_err(|e| BotError::Log {
+                path: std::env::temp_dir().display().to_string(),
+                reason: format!("cannot create a log folder there: {e}"),
+            })?;
+            *logs = Some(dir);
+        }
+        Ok(logs.as_ref().expect("just created").path().to_owned())
     }
-    Ok(logs.as_ref().expect("just created").path().to_owned())
-}
 
-/// Keeps the default log folder when the process ends (see
-/// [`finish_logs`]): a bot failed and its log tells why.
-pub fn keep_logs() {
-    KEEP_LOGS.store(true, Ordering::Relaxed);
-}
-
-/// Whether the default log folder will be kept by [`finish_logs`].
-#[must_use]
-pub fn logs_kept() -> bool {
-    KEEP_LOGS.load(Ordering::Relaxed)
-}
-
-/// At the end of a command: removes the default log folder unless
-/// [`keep_logs`] was called; returns the folder if it is kept. (A folder
-/// given in a profile's `log_dir` is the user's and always stays.)
-pub fn finish_logs() -> Option<PathBuf> {
-    let dir = DEFAULT_LOGS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .take()?;
-    if logs_kept() {
-        Some(dir.keep())
-    } else {
-        // Removal failing (someone else's file in it) leaves the folder.
-        let _ = dir.close();
-        None
+    /// Keeps the default log folder when the host finishes (see
+    /// [`BotHost::finish_logs`]): a bot failed and its log tells why.
+    pub fn keep_logs(&self) {
+        self.keep_logs.store(true, Ordering::Relaxed);
     }
-}
 
-/// Creates the next free `bot-N.log` in `dir` (creating `dir` if need be),
-/// with `create_new`, so that no two processes share a file, an earlier
-/// run's log is never appended to, and a link planted at the name is
-/// never followed. Returns the path, or the path and the error.
-pub(super) fn new_log_file(dir: &Path) -> Result<PathBuf, (PathBuf, std::io::Error)> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    fs::create_dir_all(dir).map_err(|e| (dir.to_owned(), e))?;
-    loop {
-        let path = dir.join(format!("bot-{}.log", NEXT.fetch_add(1, Ordering::Relaxed)));
-        match OpenOptions::new().write(true).create_new(true).open(&path) {
-            Ok(_) => return Ok(path),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err((path, e)),
+    /// Whether the default log folder will be kept by [`BotHost::finish_logs`].
+    #[must_use]
+    pub fn logs_kept(&self) -> bool {
+        self.keep_logs.load(Ordering::Relaxed)
+    }
+
+    /// At the end of a command: removes the default log folder unless
+    /// [`BotHost::keep_logs`] was called; returns the folder if it is kept.
+    /// (A folder given in a profile's `log_dir` is the user's and always
+    /// stays.) Dropping the host does the same.
+    pub fn finish_logs(&self) -> Option<PathBuf> {
+        let dir = lock(&self.logs).take()?;
+        if self.logs_kept() {
+            Some(dir.keep())
+        } else {
+            // Removal failing (someone else's file in it) leaves the folder.
+            let _ = dir.close();
+            None
         }
     }
-}
 
+    /// Creates the next free `bot-N.log` in `dir` (creating `dir` if need
+    /// be), with `create_new`, so that no two processes share a file, an
+    /// earlier run's log is never appended to, and a link planted at the
+    /// name is never followed. Returns the path, or the path and the error.
+    pub(super) fn new_log_file(&self, dir: &Path) -> Result<PathBuf, (PathBuf, std::io::Error)> {
+        fs::create_dir_all(dir).map_err(|e| (dir.to_owned(), e))?;
+        loop {
+            let n = self.next_log.fetch_add(1, Ordering::Relaxed);
+            let path = dir.join(format!("bot-{n}.log"));
+            match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(_) => return Ok(path),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err((path, e)),
+            }
+        }
+    }
 
-/// Bytes of bots' stderr dropped over their logs' caps, in this process.
-static DROPPED: AtomicU64 = AtomicU64::new(0);
-
-/// Bytes of stderr that bots of this process wrote over their
-/// `max_log_bytes` caps, dropped so far (each log says its own count).
-#[must_use]
-pub fn stderr_dropped() -> u64 {
-    DROPPED.load(Ordering::Relaxed)
+    /// Bytes of stderr that bots of this host wrote over their
+    /// `max_log_bytes` caps, dropped so far (each log says its own count).
+    #[must_use]
+    pub fn stderr_dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
 }
 
 /// Copies a bot's stderr to its log until it closes, keeping the first
 /// `cap` bytes; the rest is dropped and counted, and the log says so when
 /// the cap is reached and how much was dropped at the end.
-pub(super) fn capped_copy(mut stderr: impl std::io::Read, log: &Path, cap: u64) {
+/// Each dropped byte is also counted in `dropped_total` (the host's).
+pub(super) fn capped_copy(
+    mut stderr: impl std::io::Read,
+    log: &Path,
+    cap: u64,
+    dropped_total: &std::sync::atomic::AtomicU64,
+) {
     use std::io::Write;
     let Ok(mut file) = OpenOptions::new().append(true).open(log) else {
         // No log: still drain the pipe, so that the bot never blocks on it.
@@ -134,7 +127,7 @@ pub(super) fn capped_copy(mut stderr: impl std::io::Read, log: &Path, cap: u64) 
                 );
             }
             dropped += (n - keep) as u64;
-            DROPPED.fetch_add((n - keep) as u64, Ordering::Relaxed);
+            dropped_total.fetch_add((n - keep) as u64, Ordering::Relaxed);
         }
     }
     if dropped > 0 {

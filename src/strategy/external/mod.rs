@@ -16,6 +16,7 @@
 
 pub mod check;
 mod command;
+mod host;
 pub mod launcher;
 mod logs;
 mod pool;
@@ -29,13 +30,10 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 pub use command::{BotSpec, DEFAULT_HANDSHAKE_MS, DEFAULT_TIMEOUT_MS, split_command};
-pub use logs::{default_log_dir, finish_logs, keep_logs, logs_kept, stderr_dropped};
-pub use sandbox::{
-    BotOptions, LAUNCHER_ARG, SANDBOX_MODES, SandboxMode, SandboxSpec, bot_options,
-    sandbox_notice, set_bot_options, set_launcher,
-};
+pub use host::BotHost;
 pub use pool::Bot;
-pub use process::{BotError, BotProcess, adopt_orphans, end_orphans, end_running_bots};
+pub use process::{BotError, BotProcess, adopt_orphans};
+pub use sandbox::{BotOptions, LAUNCHER_ARG, SANDBOX_MODES, SandboxMode, SandboxSpec};
 
 use crate::engine::{
     DrawSource, Event, GameResult, HandOutcome, PlayerView, Seat, Strategy, TurnEnd,
@@ -77,7 +75,7 @@ impl External {
             process.kill();
         }
         self.bot.failures.fetch_add(1, Ordering::Relaxed);
-        keep_logs();
+        self.bot.host.keep_logs();
         self.failure = Some(reason);
     }
 
@@ -208,9 +206,10 @@ const INLINE_COMMAND: &str =
     "a command line naming a program, e.g. exec:python3 bot.py (quotes must close)";
 
 impl Default for Bot {
-    /// A bot with no command yet (a profile being read).
+    /// A bot with no command yet (a profile being read), with a host of
+    /// its own until the profile is bound to a lab ([`Params::bind`]).
     fn default() -> Bot {
-        Bot::new(BotSpec::new(Vec::new()))
+        Bot::new(BotSpec::new(Vec::new()), &BotHost::new())
     }
 }
 
@@ -295,8 +294,15 @@ impl Params for Arc<Bot> {
             }
             _ => return Err(ParamError::Invalid),
         }
-        *self = Arc::new(Bot::new(spec));
+        *self = Arc::new(Bot::new(spec, self.host()));
         Ok(())
+    }
+
+    /// The bot starts its processes from the lab's host.
+    fn bind(&mut self, lab: &crate::lab::Lab) {
+        if !Arc::ptr_eq(self.host(), lab.bots()) {
+            *self = Arc::new(Bot::new(self.spec().clone(), lab.bots()));
+        }
     }
 
     fn check(&self) -> Result<(), &'static str> {

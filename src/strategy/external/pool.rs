@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::logs::{default_log_dir, keep_logs, new_log_file};
-use super::{BotError, BotProcess, BotSpec, External};
+use super::{BotError, BotHost, BotProcess, BotSpec, External};
 use crate::protocol::BotHello;
 
 /// The shared side of an external profile: its spec and the idle processes.
 pub struct Bot {
     pub(super) spec: BotSpec,
+    /// Where its processes start, log and are ended.
+    pub(super) host: Arc<BotHost>,
     pub(super) idle: Mutex<Vec<BotProcess>>,
     started: AtomicU64,
     pub(super) failures: AtomicU64,
@@ -33,12 +34,13 @@ impl PartialEq for Bot {
 }
 
 impl Bot {
-    /// A bot for `spec`; no process starts (and no log folder is made)
-    /// until one is needed.
+    /// A bot for `spec` whose processes `host` starts; no process starts
+    /// (and no log folder is made) until one is needed.
     #[must_use]
-    pub fn new(spec: BotSpec) -> Bot {
+    pub fn new(spec: BotSpec, host: &Arc<BotHost>) -> Bot {
         Bot {
             spec,
+            host: Arc::clone(host),
             idle: Mutex::new(Vec::new()),
             started: AtomicU64::new(0),
             failures: AtomicU64::new(0),
@@ -51,17 +53,23 @@ impl Bot {
         &self.spec
     }
 
+    /// The host its processes start from.
+    #[must_use]
+    pub fn host(&self) -> &Arc<BotHost> {
+        &self.host
+    }
+
     /// Where the processes' logs are written: one file per process,
     /// `bot-N.log` (N unique in the folder, whichever bot or seat the
     /// process plays), holding the bot's stderr and ginlab's notes. The
-    /// profile's `log_dir`, else the process's [`default_log_dir`].
+    /// profile's `log_dir`, else its host's [`BotHost::default_log_dir`].
     ///
     /// # Errors
     /// The default folder cannot be created.
     pub fn log_dir(&self) -> Result<PathBuf, BotError> {
         match &self.spec.log_dir {
             Some(dir) => Ok(dir.clone()),
-            None => default_log_dir(),
+            None => self.host.default_log_dir(),
         }
     }
 
@@ -79,14 +87,15 @@ impl Bot {
 
     fn start(&self) -> Result<BotProcess, BotError> {
         let slot = self.started.fetch_add(1, Ordering::Relaxed);
-        let log = new_log_file(&self.log_dir()?).map_err(|(path, e)| {
-            keep_logs();
+        let log = self.host.new_log_file(&self.log_dir()?).map_err(|(path, e)| {
+            self.host.keep_logs();
             BotError::Log {
                 path: path.display().to_string(),
                 reason: e.to_string(),
             }
         })?;
-        BotProcess::start(&self.spec, &log, slot).inspect_err(|_| keep_logs())
+        BotProcess::start(&self.host, &self.spec, &log, slot)
+            .inspect_err(|_| self.host.keep_logs())
     }
 
     /// Starts one process and keeps it idle: a check that the bot runs and
@@ -139,7 +148,7 @@ impl Bot {
             Ok(process) => (Some(process), None),
             Err(e) => {
                 self.failures.fetch_add(1, Ordering::Relaxed);
-                keep_logs();
+                self.host.keep_logs();
                 (None, Some(e.to_string()))
             }
         };

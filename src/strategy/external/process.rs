@@ -7,14 +7,15 @@ use std::fs::{self, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::host::{BotHost, lock};
 use super::logs::capped_copy;
-use super::sandbox::{self, bot_options};
+use super::sandbox;
 use super::{BotSpec, DEFAULT_HANDSHAKE_MS};
 use crate::protocol::{self, BotHello, MAX_LINE};
 
@@ -120,6 +121,8 @@ pub struct BotProcess {
     stderr_done: Option<Receiver<()>>,
     /// How long the bot has to exit after `quit`.
     quit_grace: Duration,
+    /// The host that started it (and keeps its process group).
+    host: Arc<BotHost>,
 }
 
 impl fmt::Debug for BotProcess {
@@ -175,12 +178,17 @@ fn reader(stdout: impl Read, lines: &Sender<Incoming>) {
 }
 
 impl BotProcess {
-    /// Starts the bot and shakes hands.
+    /// Starts the bot from `host` and shakes hands.
     ///
     /// # Errors
     /// The process does not start, the log cannot be written, or the bot's
     /// first line is not a valid `hello`.
-    pub fn start(spec: &BotSpec, log: &Path, slot: u64) -> Result<BotProcess, BotError> {
+    pub fn start(
+        host: &Arc<BotHost>,
+        spec: &BotSpec,
+        log: &Path,
+        slot: u64,
+    ) -> Result<BotProcess, BotError> {
         let command = spec.command_line();
         let log_error = |e: std::io::Error| BotError::Log {
             path: log.display().to_string(),
@@ -208,7 +216,7 @@ impl BotProcess {
                 reason: format!("its working directory (cwd) {} is not a folder", dir.display()),
             });
         }
-        let launch = sandbox::launch(&spec.command, &spec.sandbox, &dir, &command)?;
+        let launch = sandbox::launch(host, &spec.command, &spec.sandbox, &dir, &command)?;
         for line in &launch.notes {
             writeln!(file, "{line}").map_err(log_error)?;
         }
@@ -221,16 +229,17 @@ impl BotProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = spawn_tied(bot).map_err(|e| BotError::Spawn {
+        let mut child = host.spawn_tied(bot).map_err(|e| BotError::Spawn {
             command: command.clone(),
             reason: e.to_string(),
         })?;
-        running_groups().insert(child.id());
+        lock(&host.groups).insert(child.id());
         let stderr = child.stderr.take().expect("stderr is piped");
         let (done, stderr_done) = mpsc::channel();
         let (path, cap) = (log.to_owned(), spec.max_log_bytes);
+        let counter = Arc::clone(host);
         thread::spawn(move || {
-            capped_copy(stderr, &path, cap);
+            capped_copy(stderr, &path, cap, &counter.dropped);
             let _ = done.send(());
         });
         let stdin = child.stdin.take().expect("stdin is piped");
@@ -251,11 +260,13 @@ impl BotProcess {
             slot,
             stderr_done: Some(stderr_done),
             quit_grace: QUIT_GRACE,
+            host: Arc::clone(host),
         };
         let started = Instant::now();
         let hello = protocol::hello(&spec.options);
         process.send(hello.clone());
-        let startup_ms = bot_options()
+        let startup_ms = host
+            .bot_options()
             .handshake_ms
             .or(spec.handshake_ms)
             .unwrap_or(spec.timeout_ms.max(DEFAULT_HANDSHAKE_MS));
@@ -363,7 +374,7 @@ impl BotProcess {
     /// Kills the process, and every process it started, at once.
     pub fn kill(mut self) {
         self.to_bot = None;
-        end(&mut self.child);
+        self.host.end(&mut self.child);
         self.stderr_copied();
     }
 }
@@ -373,7 +384,7 @@ impl BotProcess {
 /// wrapper script, helper processes. Otherwise a bot that hangs leaves
 /// them running after the run. The group also keeps a terminal's Ctrl-C
 /// from reaching the bots directly: the CLI ends them with
-/// [`end_running_bots`] when it is interrupted.
+/// [`BotHost::end_running_bots`] when it is interrupted.
 fn own_group(command: &mut Command) -> &mut Command {
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(command, 0);
@@ -409,52 +420,50 @@ fn die_with_parent(command: &mut Command) {
     }
 }
 
-/// Whether this process ever started a bot (else [`end_orphans`] has
-/// nothing to look for).
-static SPAWNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// A bot to start, and where to send the child (see [`BotHost::spawn_tied`]).
+pub(super) type SpawnRequest = (Command, Sender<std::io::Result<Child>>);
 
-/// Spawns `command` from a thread that lives as long as the process (on
-/// Linux; see [`die_with_parent`]), else from the calling thread.
-fn spawn_tied(command: Command) -> std::io::Result<Child> {
-    SPAWNED.store(true, Ordering::Relaxed);
-    #[cfg(target_os = "linux")]
-    {
-        type Request = (Command, Sender<std::io::Result<Child>>);
-        static SPAWNER: Mutex<Option<Sender<Request>>> = Mutex::new(None);
-        let (reply, answer) = mpsc::channel();
-        SPAWNER
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get_or_insert_with(|| {
-                let (requests, incoming) = mpsc::channel::<Request>();
-                // The static keeps the sender, so this thread never ends.
-                thread::Builder::new()
-                    .name("ginlab-bot-spawner".into())
-                    .spawn(move || {
-                        for (mut command, reply) in incoming {
-                            let _ = reply.send(command.spawn());
-                        }
-                    })
-                    .expect("starting the bot spawner thread");
-                requests
-            })
-            .send((command, reply))
-            .map_err(|_| std::io::Error::other("the bot spawner thread is gone"))?;
-        answer
-            .recv()
-            .map_err(|_| std::io::Error::other("the bot spawner thread is gone"))?
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let mut command = command;
-        command.spawn()
+impl BotHost {
+    /// Spawns `command` from a thread that lives as long as the host (on
+    /// Linux; see [`die_with_parent`]), else from the calling thread. The
+    /// host outlives its bots: each holds it.
+    fn spawn_tied(&self, command: Command) -> std::io::Result<Child> {
+        self.spawned.store(true, Ordering::Relaxed);
+        #[cfg(target_os = "linux")]
+        {
+            let (reply, answer) = mpsc::channel();
+            lock(&self.spawner)
+                .get_or_insert_with(|| {
+                    let (requests, incoming) = mpsc::channel::<SpawnRequest>();
+                    // The host keeps the sender, so this thread ends with it.
+                    thread::Builder::new()
+                        .name("ginlab-bot-spawner".into())
+                        .spawn(move || {
+                            for (mut command, reply) in incoming {
+                                let _ = reply.send(command.spawn());
+                            }
+                        })
+                        .expect("starting the bot spawner thread");
+                    requests
+                })
+                .send((command, reply))
+                .map_err(|_| std::io::Error::other("the bot spawner thread is gone"))?;
+            answer
+                .recv()
+                .map_err(|_| std::io::Error::other("the bot spawner thread is gone"))?
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let mut command = command;
+            command.spawn()
+        }
     }
 }
 
 /// Makes this process the reaper of every orphan among its descendants
 /// (Linux's `PR_SET_CHILD_SUBREAPER`): a bot's helper that double-forks
 /// and calls `setsid()` leaves the bot's process group, but stays a
-/// descendant, so [`end_orphans`] can end it. For a program whose only
+/// descendant, so [`BotHost::end_orphans`] can end it. For a program whose only
 /// child processes are bots (the `ginlab` command): it changes the whole
 /// process. Elsewhere it does nothing.
 pub fn adopt_orphans() {
@@ -462,27 +471,36 @@ pub fn adopt_orphans() {
     let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
 }
 
-/// Kills and reaps every child process of this process, and then the
-/// orphans that this hands over (after [`adopt_orphans`]), until none is
-/// left: what a program whose only child processes are bots calls when it
-/// ends, once its bots are ended. (A child's id cannot name another
-/// process before the child is reaped, so no stranger is signalled.)
-/// Linux only; elsewhere it does nothing.
-pub fn end_orphans() {
-    #[cfg(target_os = "linux")]
-    if SPAWNED.load(Ordering::Relaxed) {
-        use rustix::process::{Signal, WaitOptions, kill_process, waitpid};
-        // Each round ends one generation; 64 rounds end any chain of
-        // forks a bot can make in that time.
-        for _ in 0..64 {
-            let children = children_of(std::process::id());
-            if children.is_empty() {
-                return;
-            }
-            for pid in children {
-                let _ = kill_process(pid, Signal::KILL);
-                let _ = waitpid(Some(pid), WaitOptions::empty());
-            }
+impl BotHost {
+    /// Kills and reaps every child process of this process, and then the
+    /// orphans that this hands over (after [`adopt_orphans`]), until none
+    /// is left, if this host ever started a bot: what a program whose only
+    /// child processes are bots calls when it ends, once its bots are
+    /// ended. (A child's id cannot name another process before the child is
+    /// reaped, so no stranger is signalled.) Linux only; elsewhere it does
+    /// nothing.
+    pub fn end_orphans(&self) {
+        #[cfg(target_os = "linux")]
+        if self.spawned.load(Ordering::Relaxed) {
+            end_children();
+        }
+    }
+}
+
+/// See [`BotHost::end_orphans`].
+#[cfg(target_os = "linux")]
+fn end_children() {
+    use rustix::process::{Signal, WaitOptions, kill_process, waitpid};
+    // Each round ends one generation; 64 rounds end any chain of
+    // forks a bot can make in that time.
+    for _ in 0..64 {
+        let children = children_of(std::process::id());
+        if children.is_empty() {
+            return;
+        }
+        for pid in children {
+            let _ = kill_process(pid, Signal::KILL);
+            let _ = waitpid(Some(pid), WaitOptions::empty());
         }
     }
 }
@@ -511,43 +529,36 @@ fn children_of(parent: u32) -> Vec<rustix::process::Pid> {
         .collect()
 }
 
-/// Kills the bot's process group (on unix; elsewhere the bot alone) and
-/// reaps the bot. The group's id is the bot's pid, which the kernel keeps
-/// from new processes while the bot is unreaped or any process of its
-/// group lives: the signal reaches that group and nothing else. (Once
-/// all are gone it fails harmlessly; a bot reaped just before by
-/// `try_wait` would need the pids to wrap around in between for its id
-/// to name another group.)
-fn end(child: &mut Child) {
-    #[cfg(unix)]
-    {
-        use rustix::process::{Pid, Signal, kill_process_group};
-        let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
+impl BotHost {
+    /// Kills the bot's process group (on unix; elsewhere the bot alone) and
+    /// reaps the bot. The group's id is the bot's pid, which the kernel
+    /// keeps from new processes while the bot is unreaped or any process of
+    /// its group lives: the signal reaches that group and nothing else.
+    /// (Once all are gone it fails harmlessly; a bot reaped just before by
+    /// `try_wait` would need the pids to wrap around in between for its id
+    /// to name another group.)
+    fn end(&self, child: &mut Child) {
+        #[cfg(unix)]
+        {
+            use rustix::process::{Pid, Signal, kill_process_group};
+            let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        lock(&self.groups).remove(&child.id());
     }
-    let _ = child.kill();
-    let _ = child.wait();
-    running_groups().remove(&child.id());
-}
 
-/// The process groups (the bots' pids) of the bots started and not yet
-/// ended, for [`end_running_bots`].
-fn running_groups() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<u32>> {
-    static GROUPS: Mutex<std::collections::BTreeSet<u32>> =
-        Mutex::new(std::collections::BTreeSet::new());
-    GROUPS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// Kills the process group of every bot still running (on unix): what an
-/// interrupted run (Ctrl-C, SIGTERM) must do before it exits, since each bot
-/// runs in a group of its own that the terminal's signal does not reach.
-pub fn end_running_bots() {
-    #[cfg(unix)]
-    for &pid in running_groups().iter() {
-        use rustix::process::{Pid, Signal, kill_process_group};
-        if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
-            let _ = kill_process_group(pid, Signal::KILL);
+    /// Kills the process group of every bot of this host still running (on
+    /// unix): what an interrupted run (Ctrl-C, SIGTERM) must do before it
+    /// exits, since each bot runs in a group of its own that the terminal's
+    /// signal does not reach.
+    pub fn end_running_bots(&self) {
+        #[cfg(unix)]
+        for &pid in lock(&self.groups).iter() {
+            use rustix::process::{Pid, Signal, kill_process_group};
+            if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+                let _ = kill_process_group(pid, Signal::KILL);
+            }
         }
     }
 }
@@ -570,7 +581,7 @@ impl BotProcess {
                 }
             }
         }
-        end(&mut self.child);
+        self.host.end(&mut self.child);
         self.stderr_copied();
         exited
     }

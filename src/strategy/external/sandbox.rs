@@ -4,20 +4,21 @@
 //! launcher ([`super::launcher`]).
 //!
 //! The launcher is a hidden mode of the host program (the `ginlab` binary
-//! registers itself with [`set_launcher`]): it sets the limits, drops every
-//! capability, restricts itself with Landlock and then executes the bot,
-//! which inherits all of it. A program that registered no launcher (a
-//! library user, the Python bindings) runs bots without a sandbox, and says
-//! so in [`sandbox_notice`].
+//! registers itself with [`BotHost::set_launcher`]): it sets the limits,
+//! drops every capability, restricts itself with Landlock and then executes
+//! the bot, which inherits all of it. A host with no launcher (a library
+//! user that set none) runs bots without a sandbox, and says so in
+//! [`BotHost::sandbox_notice`].
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::OnceLock;
 
 use super::BotError;
+use super::host::{BotHost, lock};
 
 /// The argument that makes the host program the launcher.
 pub const LAUNCHER_ARG: &str = "__sandbox-exec";
@@ -114,29 +115,64 @@ pub struct BotOptions {
     pub handshake_ms: Option<u64>,
 }
 
-static OPTIONS: Mutex<BotOptions> = Mutex::new(BotOptions {
-    sandbox: None,
-    handshake_ms: None,
-});
+impl BotHost {
+    /// Sets the command line's [`BotOptions`] for every bot started after.
+    pub fn set_bot_options(&self, options: BotOptions) {
+        *lock(&self.options) = options;
+    }
 
-static LAUNCHER: Mutex<Option<PathBuf>> = Mutex::new(None);
+    /// The command line's [`BotOptions`].
+    #[must_use]
+    pub fn bot_options(&self) -> BotOptions {
+        *lock(&self.options)
+    }
 
-/// Sets the command line's [`BotOptions`] for every bot started after.
-pub fn set_bot_options(options: BotOptions) {
-    *OPTIONS.lock().unwrap_or_else(PoisonError::into_inner) = options;
-}
+    /// Registers `command` (a program and its first arguments) as the
+    /// launcher: run with [`LAUNCHER_ARG`] and the policy after it, it calls
+    /// [`super::launcher::run`] with the arguments after [`LAUNCHER_ARG`].
+    /// The `ginlab` binary registers itself (`[ginlab]`); another front end
+    /// registers whatever command reaches that library function (an
+    /// interpreter and a module of its own).
+    ///
+    /// # Panics
+    /// If `command` is empty.
+    pub fn set_launcher(&self, command: Vec<OsString>) {
+        assert!(!command.is_empty(), "a launcher command names a program");
+        *lock(&self.launcher) = Some(command);
+    }
 
-/// The command line's [`BotOptions`].
-#[must_use]
-pub fn bot_options() -> BotOptions {
-    *OPTIONS.lock().unwrap_or_else(PoisonError::into_inner)
-}
+    /// The registered launcher command, if any.
+    #[must_use]
+    pub fn launcher(&self) -> Option<Vec<OsString>> {
+        lock(&self.launcher).clone()
+    }
 
-/// Registers `program` as the launcher: a program that, run with
-/// [`LAUNCHER_ARG`] first, calls [`super::launcher::run`]. The `ginlab`
-/// binary registers itself.
-pub fn set_launcher(program: PathBuf) {
-    *LAUNCHER.lock().unwrap_or_else(PoisonError::into_inner) = Some(program);
+    /// The line saying what the sandbox could not enforce for the bots
+    /// started so far, the first time there is one; `None` after that, or
+    /// when all was enforced. Front ends print it (`auto` mode says it once).
+    #[must_use]
+    pub fn sandbox_notice(&self) -> Option<String> {
+        let mut notice = lock(&self.notice);
+        if notice.1 {
+            return None;
+        }
+        let text = notice.0.take();
+        notice.1 = text.is_some();
+        text
+    }
+
+    fn notice(&self, text: String) {
+        let mut notice = lock(&self.notice);
+        if notice.0.is_none() && !notice.1 {
+            notice.0 = Some(text);
+        }
+    }
+
+    /// The mode in force for a bot whose profile says `mode`.
+    #[must_use]
+    pub fn mode_for(&self, profile: Option<SandboxMode>) -> SandboxMode {
+        self.bot_options().sandbox.or(profile).unwrap_or_default()
+    }
 }
 
 /// Landlock features, by the ABI that brought them.
@@ -225,31 +261,6 @@ fn missing(level: Option<Level>, root: bool) -> Vec<&'static str> {
     gaps
 }
 
-/// The one-line notice of what was not enforced, taken once.
-static NOTICE: Mutex<Option<String>> = Mutex::new(None);
-static NOTICE_GIVEN: Mutex<bool> = Mutex::new(false);
-
-/// The line saying what the sandbox could not enforce for the bots started
-/// so far, the first time there is one; `None` after that, or when all was
-/// enforced. Front ends print it (`auto` mode says it once).
-#[must_use]
-pub fn sandbox_notice() -> Option<String> {
-    let mut given = NOTICE_GIVEN.lock().unwrap_or_else(PoisonError::into_inner);
-    if *given {
-        return None;
-    }
-    let notice = NOTICE.lock().unwrap_or_else(PoisonError::into_inner).take();
-    *given = notice.is_some();
-    notice
-}
-
-fn notice(text: String) {
-    let mut slot = NOTICE.lock().unwrap_or_else(PoisonError::into_inner);
-    if slot.is_none() {
-        *slot = Some(text);
-    }
-}
-
 /// Whether this process runs as root.
 fn is_root() -> bool {
     #[cfg(unix)]
@@ -258,12 +269,6 @@ fn is_root() -> bool {
     }
     #[cfg(not(unix))]
     false
-}
-
-/// The mode in force for a bot whose profile says `mode`.
-#[must_use]
-pub fn mode_for(profile: Option<SandboxMode>) -> SandboxMode {
-    bot_options().sandbox.or(profile).unwrap_or_default()
 }
 
 /// How a bot is started: its command wrapped in the launcher, or as is.
@@ -386,6 +391,7 @@ fn on_path(name: &str) -> Option<PathBuf> {
 /// The program does not exist (as starting it would say), or `strict`
 /// where the sandbox cannot be enforced.
 pub(super) fn launch(
+    host: &BotHost,
     command: &[String],
     spec: &SandboxSpec,
     dir: &Path,
@@ -408,11 +414,11 @@ pub(super) fn launch(
         argv: command.iter().map(OsString::from).collect(),
         notes: Vec::new(),
     };
-    let mode = mode_for(spec.mode);
+    let mode = host.mode_for(spec.mode);
     if mode == SandboxMode::Off {
         return Ok(plain);
     }
-    let launcher = LAUNCHER.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let launcher = lock(&host.launcher).clone();
     let level = kernel_level();
     let root = is_root();
     let mut gaps = missing(level, root);
@@ -430,7 +436,7 @@ pub(super) fn launch(
         });
     }
     if !gaps.is_empty() {
-        notice(format!(
+        host.notice(format!(
             "sandbox ({mode}): not enforced on this system: {} (docs/PROTOCOL.md, \"The sandbox\")",
             gaps.join("; ")
         ));
@@ -455,7 +461,8 @@ pub(super) fn launch(
         }
     }
     read.extend(spec.read.iter().map(|p| dir.join(p)));
-    let mut argv: Vec<OsString> = vec![launcher.into(), LAUNCHER_ARG.into()];
+    let mut argv: Vec<OsString> = launcher;
+    argv.push(LAUNCHER_ARG.into());
     for path in &read {
         argv.extend(["--read".into(), path.clone().into()]);
     }
@@ -511,7 +518,8 @@ mod tests {
             ..SandboxSpec::default()
         };
         let here = std::env::current_dir().unwrap();
-        let err = launch(&["sh".into()], &strict, &here, "sh").unwrap_err();
+        let host = BotHost::new();
+        let err = launch(&host, &["sh".into()], &strict, &here, "sh").unwrap_err();
         assert!(
             err.to_string().contains("--sandbox strict: cannot sandbox bot `sh` here"),
             "{err}"
@@ -520,7 +528,7 @@ mod tests {
             mode: Some(SandboxMode::Off),
             ..SandboxSpec::default()
         };
-        let plain = launch(&["sh".into()], &off, &here, "sh").unwrap();
+        let plain = launch(&host, &["sh".into()], &off, &here, "sh").unwrap();
         assert_eq!(plain.argv, [OsString::from("sh")]);
     }
 

@@ -12,9 +12,7 @@
 //! with `V = 1` once `a` reaches the target and `0` once `b` does, filled in
 //! from the target down. Who deals next is ignored (the measured first-mover
 //! edge is below 0.5 %). Tables are built once per (rules, policy) and shared
-//! by every player in the process.
-
-use std::sync::{Arc, Mutex};
+//! through [`super::McCaches`].
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -22,7 +20,7 @@ use rand_pcg::Pcg64Mcg;
 use crate::engine::{Deck, Hand, Seat, Strategy, play_hand};
 use crate::rules::Rules;
 
-use super::{Rollout, Shared, rollout_player, shared};
+use super::{Rollout, rollout_player};
 
 /// Hands played to measure the hand-score distribution.
 pub const HANDS: u32 = 20_000;
@@ -36,25 +34,13 @@ pub struct GameOdds {
     table: Vec<f64>,
 }
 
-static CACHE: Shared<(Rules, Rollout), GameOdds> = Mutex::new(Vec::new());
-
 impl GameOdds {
-    /// The table for `rules` and `rollout`, built on first use and shared.
-    ///
-    /// # Panics
-    /// If the rollout policy breaks the rules (it cannot) or the rules do
-    /// not validate (a hand was already dealt under them).
-    pub fn shared(rules: &Rules, rollout: Rollout) -> Arc<GameOdds> {
-        shared(&CACHE, (rules.clone(), rollout), || {
-            GameOdds::measure(rules, rollout)
-        })
-    }
-
     /// Measures the hand-score distribution of `rollout` in self-play under
     /// `rules` (fixed seed) and solves the table.
     ///
     /// # Panics
-    /// As [`GameOdds::shared`].
+    /// If the rollout policy breaks the rules (it cannot) or the rules do
+    /// not validate (a hand was already dealt under them).
     #[must_use]
     pub fn measure(rules: &Rules, rollout: Rollout) -> GameOdds {
         let mut rng = Pcg64Mcg::seed_from_u64(0x6761_6d65);
@@ -175,14 +161,5 @@ mod tests {
         counts[0] = 7;
         let with = GameOdds::solve(&rules, &counts);
         assert!((without.win(37, 52) - with.win(37, 52)).abs() < 1e-12);
-    }
-
-    #[test]
-    fn measured_tables_are_shared() {
-        let rules = Rules::standard();
-        let one = GameOdds::shared(&rules, Rollout::Greedy);
-        let two = GameOdds::shared(&rules, Rollout::Greedy);
-        assert!(Arc::ptr_eq(&one, &two));
-        assert!((one.win(0, 0) - 0.5).abs() < 1e-9);
     }
 }

@@ -7,7 +7,7 @@ use std::fmt;
 use super::config::{
     Budget, Choice, FastOwn, McConfig, OpponentModel, RolloutPlay, Rollouts, WorldModel,
 };
-use super::{MonteCarlo, budget};
+use super::{McCaches, MonteCarlo, budget};
 use crate::strategy::profile::{
     Kind, Param, ParamError, ParamType, ParamValue, Params, write_inline,
 };
@@ -178,6 +178,10 @@ pub struct McParams {
     pub prune: bool,
     /// Mixed into the harness's seed.
     pub seed: u64,
+    /// Where its players' tables come from: its own, shared by its clones,
+    /// until it is bound to a lab ([`Params::bind`]). Not a key: any two
+    /// compare equal, and it never changes a decision.
+    pub caches: McCaches,
 }
 
 impl Default for McParams {
@@ -204,6 +208,7 @@ impl Default for McParams {
             opp_knock_at: None,
             opp_knock_share: 1.0,
             seed: 0,
+            caches: McCaches::default(),
         }
     }
 }
@@ -459,7 +464,11 @@ impl Params for McParams {
 
     fn build(&self, seed: u64) -> Box<dyn Strategy> {
         let config = self.config().expect("a profile's parameters are checked when set");
-        Box::new(MonteCarlo::new(config, seed))
+        Box::new(MonteCarlo::with_caches(config, seed, self.caches.clone()))
+    }
+
+    fn bind(&mut self, lab: &crate::lab::Lab) {
+        self.caches = lab.mc().clone();
     }
 }
 

@@ -1,0 +1,100 @@
+//! [`McCaches`]: the tables `mc` players build once per key (the game
+//! odds of a rule set, the hand prior of a calibration) and share. A front
+//! end's [`Lab`](crate::lab::Lab) holds one for all its players; an `mc`
+//! profile not bound to a lab shares one among its clones. They are
+//! caches: a table is the same whoever built it, so which players share
+//! one never changes a decision.
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use super::{GameOdds, HandPrior, Model, Rollout, Weighting};
+use crate::rules::Rules;
+
+/// Tables by key, each built once.
+type Shared<K, V> = Mutex<Vec<(K, Arc<V>)>>;
+
+/// The shared tables of `mc` players (see the module docs). Clones share
+/// the tables.
+#[derive(Clone, Default)]
+pub struct McCaches(Arc<Tables>);
+
+#[derive(Default)]
+struct Tables {
+    odds: Shared<(Rules, Rollout), GameOdds>,
+    priors: Shared<(Rules, Weighting, Model), HandPrior>,
+}
+
+impl McCaches {
+    /// The game odds for `rules` and `rollout`, measured on first use.
+    ///
+    /// # Panics
+    /// As [`GameOdds::measure`].
+    #[must_use]
+    pub fn odds(&self, rules: &Rules, rollout: Rollout) -> Arc<GameOdds> {
+        shared(&self.0.odds, (rules.clone(), rollout), || {
+            GameOdds::measure(rules, rollout)
+        })
+    }
+
+    /// The hand prior for `rules`, `weighting` and `model`, measured on
+    /// first use.
+    #[must_use]
+    pub fn prior(&self, rules: &Rules, weighting: Weighting, model: Model) -> Arc<HandPrior> {
+        shared(&self.0.priors, (rules.clone(), weighting, model), || {
+            HandPrior::measure(rules, weighting, model)
+        })
+    }
+}
+
+/// Caches are not part of what the parameters holding them are: any two
+/// are equal.
+impl PartialEq for McCaches {
+    fn eq(&self, _: &McCaches) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for McCaches {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("McCaches")
+    }
+}
+
+/// The value for `key` in `cache`, built by `build` on first use (outside
+/// the lock: a race builds the same value twice, harmlessly).
+fn shared<K: PartialEq, V>(cache: &Shared<K, V>, key: K, build: impl FnOnce() -> V) -> Arc<V> {
+    if let Some((_, v)) = cache
+        .lock()
+        .expect("a shared table")
+        .iter()
+        .find(|(k, _)| *k == key)
+    {
+        return Arc::clone(v);
+    }
+    let v = Arc::new(build());
+    cache
+        .lock()
+        .expect("a shared table")
+        .push((key, Arc::clone(&v)));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measured_tables_are_shared_by_clones_only() {
+        let rules = Rules::standard();
+        let caches = McCaches::default();
+        let one = caches.odds(&rules, Rollout::Greedy);
+        let two = caches.clone().odds(&rules, Rollout::Greedy);
+        assert!(Arc::ptr_eq(&one, &two));
+        assert!((one.win(0, 0) - 0.5).abs() < 1e-9);
+        let other = McCaches::default().odds(&rules, Rollout::Greedy);
+        assert!(!Arc::ptr_eq(&one, &other));
+        // The same table, whoever built it.
+        assert_eq!(*one, *other);
+    }
+}
