@@ -83,6 +83,7 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
         record: args.record.clone(),
         stop: None,
         block: status_block(args.status, &spec),
+        abort: None,
     };
     let start = Instant::now();
     let bar = progress::bar(args.quiet);

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 use ginlab::experiment::Sweep;
-use ginlab::job::{self, JobRequest, JobSpec, Layout, Outcome, Shard, StudyKind, given_once};
+use ginlab::job::{self, JobRequest, JobSpec, Layout, Outcome, Shard, StudyKind};
 use ginlab::report::{
     Objective, StudyRows, Summary, balance_table, json_report, ratings_table, summary_table,
     sweep_table, tables_report,
@@ -17,7 +17,6 @@ use ginlab::rules::Rules;
 use ginlab::sim::Work;
 
 use super::job::{command, on_progress, resolver};
-use super::rules::RulesArgs;
 use super::strategies::strategy_help;
 use super::{Failure, progress, write_stdout};
 
@@ -67,30 +66,7 @@ pub struct StudyArgs {
 
 impl StudyArgs {
     fn variants(&self) -> Result<Vec<(String, Rules)>, Failure> {
-        let names = if self.variants.is_empty() {
-            vec!["standard".to_owned()]
-        } else {
-            self.variants.clone()
-        };
-        let variants: Vec<(String, Rules)> = names
-            .iter()
-            .map(|name| {
-                let rules = RulesArgs {
-                    rules: name.clone(),
-                    overrides: self.overrides.clone(),
-                }
-                .resolve()?;
-                let stem = Path::new(name)
-                    .file_stem()
-                    .map_or(name.clone(), |s| s.to_string_lossy().into_owned());
-                Ok((stem, rules))
-            })
-            .collect::<Result<_, Failure>>()?;
-        // Rows, charts and histograms are named by the variant: two of one
-        // name would give duplicate rows whose files overwrite each other.
-        let stems: Vec<String> = variants.iter().map(|(stem, _)| stem.clone()).collect();
-        given_once("--rules", &names, &stems, "variant")?;
-        Ok(variants)
+        Ok(job::study_variants(&self.variants, &self.overrides)?)
     }
 
     /// Plays the study laid out by `layout` (a rating list anchored at
@@ -112,6 +88,7 @@ impl StudyArgs {
             command: command(),
             experiment: None,
             anchor,
+            budget_ms: None,
         }
         .build(&resolver)?;
         super::job::warn_fixed_seed(&spec, "--seed");
@@ -122,6 +99,7 @@ impl StudyArgs {
             record: None,
             stop: None,
             block: None,
+            abort: None,
         };
         let start = Instant::now();
         let bar = progress::bar(self.quiet);
