@@ -91,6 +91,7 @@ fn golden_match_tables() {
             command: vec!["golden".into()],
             experiment: None,
             anchor: None,
+            budget_ms: None,
         }
         .build(&resolve)
         .unwrap();

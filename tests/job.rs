@@ -35,6 +35,7 @@ fn request(layout: Layout, work: Work, out: &Path) -> JobRequest {
         command: vec!["test".into()],
         experiment: None,
         anchor: None,
+        budget_ms: None,
     }
 }
 

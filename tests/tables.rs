@@ -49,6 +49,7 @@ fn request(format: Format, games: u64, out: &Path) -> JobRequest {
         command: vec!["test".into()],
         experiment: None,
         anchor: None,
+        budget_ms: None,
     }
 }
 

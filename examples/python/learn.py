@@ -136,7 +136,7 @@ def main():
         print(f"  ({time.time() - start:.0f} s)", file=sys.stderr)
     print("theta:", np.round(theta, 2).tolist())
     for opponent in ["random", "simple"]:
-        r = ginlab.match(Agent(theta), opponent, games=args.games, seed=args.seed + 10)
+        r = ginlab.match(Agent(theta), opponent, games=args.games, seed=args.seed + 10)["summary"][0]
         print(
             f"learned vs {opponent}: won {r['a_game_wins']} of {r['games']} games, "
             f"{r['a_game_win_rate']:.1%} [95% {r['a_game_win_lo']:.1%}, {r['a_game_win_hi']:.1%}]; "

@@ -12,8 +12,12 @@ package calls them in-process.
   side of a game, what a fair agent may hold. ``MultiGame``: a
   three-player or partnership game stepped a decision at a time.
 - ``strategy(profile)``: a built-in strategy that answers observations.
-- ``match``, ``run``, ``sweep``, ``balance``: the harness, returning
-  summary records (dicts) that ``pandas.DataFrame`` accepts.
+- ``match``, ``run``, ``sweep``, ``balance``, ``merge``: the harness,
+  through ginlab's job layer as the CLI's commands: each returns the rows of
+  the files the CLI writes, by file (``result["summary"]`` is a list of
+  dicts that ``pandas.DataFrame`` accepts), and with ``out=`` writes the
+  CLI's folder byte for byte. ``ginlab.ray.run`` runs a job's shards as Ray
+  tasks.
 - ``solve``, ``solve_batch``: the meld solver.
 
 Action ids: 0..51 discard card id, 52..103 knock discarding card id - 52,
@@ -39,6 +43,7 @@ from ._ginlab import (
     VecEnv,
     __version__,
     balance,
+    merge,
     run,
     solve,
     solve_batch,
@@ -96,6 +101,7 @@ __all__ = [
     "card_id",
     "card_name",
     "match",
+    "merge",
     "run",
     "solve",
     "solve_batch",

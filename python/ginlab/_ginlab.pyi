@@ -1,5 +1,6 @@
 """Type stubs of ginlab's native module (see the docstrings there)."""
 
+import os
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -15,7 +16,6 @@ BIG_GIN: int
 PHASES: List[str]
 __version__: str
 
-Record = Dict[str, Any]
 
 class Observation:
     """One player's view at one moment (the engine's PlayerView, copied)."""
@@ -153,20 +153,45 @@ class Strategy:
 
 Player = Union[str, Strategy, Any]
 
+# What match/run/sweep/balance return: the rows of the files the CLI writes,
+# by file ("summary", and "seats", "sweep", "balance", "ratings",
+# "crosstable" when the job makes them), each a list of row dicts in the
+# file's column order; and "sprt" (a dict) when a stopping rule was given.
+Rows = Dict[str, Any]
+_Path = Union[str, "os.PathLike[str]"]
+
 def match(
-    a: Player,
-    b: Player,
+    a: Optional[Player] = None,
+    b: Optional[Player] = None,
+    c: Optional[Player] = None,
     *,
+    teams: Optional[Sequence[Player]] = None,
+    vs: Optional[Sequence[Player]] = None,
     games: Optional[int] = None,
     hands: Optional[int] = None,
     rules: str = "standard",
+    rule: Union[str, Sequence[str], None] = None,
     seed: int = 1,
     duplicate: bool = True,
     threads: int = 0,
-) -> Record: ...
+    out: Optional[_Path] = None,
+    shard: Optional[str] = None,
+    resume: bool = False,
+    record: Optional[_Path] = None,
+    sprt: Optional[str] = None,
+    budget_ms: Optional[float] = None,
+) -> Rows: ...
 def run(
-    spec: str, *, players: Optional[Dict[str, Any]] = None, threads: int = 0
-) -> List[Record]: ...
+    spec: str,
+    *,
+    players: Optional[Dict[str, Any]] = None,
+    out: Optional[_Path] = None,
+    threads: int = 0,
+    shard: Optional[str] = None,
+    resume: bool = False,
+    record: Optional[_Path] = None,
+    anchor: Optional[str] = None,
+) -> Rows: ...
 def sweep(
     strategy: str,
     param: str,
@@ -175,20 +200,32 @@ def sweep(
     *,
     games: Optional[int] = None,
     hands: Optional[int] = None,
-    rules: Sequence[str] = ("standard",),
+    rules: Union[str, Sequence[str], None] = None,
+    rule: Union[str, Sequence[str], None] = None,
     seed: int = 1,
     duplicate: bool = True,
     threads: int = 0,
-) -> List[Record]: ...
+    out: Optional[_Path] = None,
+    shard: Optional[str] = None,
+    resume: bool = False,
+    objective: Optional[str] = None,
+    budget_ms: Optional[float] = None,
+) -> Rows: ...
 def balance(
     strategy: str,
     *,
     games: Optional[int] = None,
     hands: Optional[int] = None,
-    rules: Sequence[str] = ("standard",),
+    rules: Union[str, Sequence[str], None] = None,
+    rule: Union[str, Sequence[str], None] = None,
     seed: int = 1,
     threads: int = 0,
-) -> List[Record]: ...
+    out: Optional[_Path] = None,
+    shard: Optional[str] = None,
+    resume: bool = False,
+    budget_ms: Optional[float] = None,
+) -> Rows: ...
+def merge(shards: Sequence[_Path], *, out: _Path) -> Rows: ...
 def solve(cards: Union[str, Iterable[str]]) -> Dict[str, Any]: ...
 def solve_batch(
     hands: npt.NDArray[np.uint8],

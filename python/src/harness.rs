@@ -1,27 +1,35 @@
-//! The harness from Python: matches (built-in strategies in parallel with
-//! the GIL released, Python objects in-process), experiment specs, sweeps
-//! and balance studies, and the meld solver.
-//!
-//! Experiments are expanded into rows of (variant, players, plan) here and
-//! each plan is run by the library's runner; summaries are the library's
-//! [`SummaryRow`]s, as dicts.
+//! The harness from Python: `match`, `run`, `sweep` and `balance` fill a
+//! [`JobRequest`] as the CLI's commands do and run it through the job layer
+//! (`ginlab::job::run`), so they take every format, rules file, knob and
+//! option the CLI takes, with its messages, and with `out` write its
+//! folder byte for byte. Python objects play as profiles of their own kind
+//! ([`PyObject`]), the job layer's one player seam. Also the meld solver.
 
-use std::sync::{Arc, Mutex};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
 
 use ginlab::cards::{Card, CardSet};
-use ginlab::experiment::{Experiment, Study, Sweep, sweep_values};
+use ginlab::experiment::{Experiment, Pairing, Sweep};
+use ginlab::job::{
+    self, JobError, JobRequest, JobSpec, Layout, Options, Outcome, Player, SPEC_FILE, Shard,
+};
 use ginlab::meld;
-use ginlab::report::SummaryRow;
+use ginlab::report::{Objective, RowTallies, SprtJson, crosstable_bytes, json_report};
 use ginlab::rules::{PRESETS, Rules};
-use ginlab::sim::{Plan, Tallies, Work};
-use ginlab::strategy::{Profile, Strategy};
+use ginlab::sim::{Format, Work};
+use ginlab::stats::Sprt;
 use numpy::ndarray::Axis;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::players::{BuiltinStrategy, PyPlayer, profile};
+use crate::players::{BuiltinStrategy, PyObject, Stop};
 
 /// Rules from a preset name or TOML text (knobs, optionally with `preset`).
 pub fn rules_from(text: &str) -> PyResult<Rules> {
@@ -37,57 +45,304 @@ pub fn rules_from(text: &str) -> PyResult<Rules> {
     )))
 }
 
-/// One side of a match: a built-in profile or a Python object.
-enum Side {
-    Builtin(Profile),
-    Object(Py<PyAny>, String),
+/// The arguments every job function takes besides its players and amount.
+struct Run<'a> {
+    threads: usize,
+    shard: Option<&'a str>,
+    resume: bool,
+    record: Option<PathBuf>,
+    sprt: Option<&'a str>,
 }
 
-impl Side {
-    fn of(player: &Bound<'_, PyAny>) -> PyResult<Side> {
+impl Run<'_> {
+    /// The job layer's options.
+    fn options(&self) -> PyResult<Options> {
+        let shard = parsed::<Shard>("shard", self.shard)?;
+        let stop = parsed::<Sprt>("sprt", self.sprt)?;
+        ginlab::job::check_threads(self.threads).map_err(PyValueError::new_err)?;
+        Ok(Options {
+            shard,
+            resume: self.resume,
+            threads: self.threads,
+            record: self.record.clone(),
+            stop,
+            block: None,
+            abort: None,
+        })
+    }
+}
+
+/// The keyword `name`'s `text` read as the CLI reads its flag, if given.
+fn parsed<T: FromStr>(name: &str, text: Option<&str>) -> PyResult<Option<T>>
+where
+    T::Err: std::fmt::Display,
+{
+    text.map(|text| {
+        text.parse::<T>()
+            .map_err(|e| PyValueError::new_err(format!("{name} {text:?}: {e}")))
+    })
+    .transpose()
+}
+
+/// The players given as Python objects, by the argument that names them,
+/// what they share to stop the job, and the lab every player is bound to.
+struct Objects {
+    players: HashMap<String, Player>,
+    stop: Arc<Stop>,
+    /// The process's lab: its bots run through the package's sandbox
+    /// launcher.
+    lab: &'static ginlab::lab::Lab,
+}
+
+impl Objects {
+    fn new(py: Python<'_>) -> PyResult<Objects> {
+        Ok(Objects {
+            players: HashMap::new(),
+            stop: Arc::default(),
+            lab: crate::sandbox::lab(py)?,
+        })
+    }
+
+    /// The argument for `player`: a profile's text, or a key under which
+    /// a Python object (with its name) is kept.
+    fn argument(&mut self, player: &Bound<'_, PyAny>) -> PyResult<String> {
         if let Ok(text) = player.extract::<String>() {
-            return Ok(Side::Builtin(profile(&text)?));
+            return Ok(text);
         }
         if let Ok(strategy) = player.cast::<BuiltinStrategy>() {
-            return Ok(Side::Builtin(profile(
-                &strategy.getattr("name")?.extract::<String>()?,
-            )?));
+            return strategy.getattr("name")?.extract::<String>();
         }
         let name = match player.getattr("name") {
             Ok(name) => name.str()?.to_string(),
             Err(_) => player.get_type().name()?.to_string(),
         };
-        Side::object(player, name)
+        let key = format!("\u{1}python object {}", self.players.len());
+        self.add(&key, player, name)?;
+        Ok(key)
     }
 
-    /// A Python object with an `act` method, called `name`.
-    fn object(player: &Bound<'_, PyAny>, name: String) -> PyResult<Side> {
-        if !player.hasattr("act")? {
-            return Err(PyValueError::new_err(format!(
-                "player {}: give a strategy profile (\"greedy\", \"mc:samples=64\") or an object with an act(observation) method",
-                player.repr()?
-            )));
-        }
-        Ok(Side::Object(player.clone().unbind(), name))
+    /// Keeps `object` as the player `key` names, called `name`.
+    fn add(&mut self, key: &str, object: &Bound<'_, PyAny>, name: String) -> PyResult<()> {
+        let profile = PyObject::profile(object, name.clone(), &self.stop)?;
+        self.players
+            .insert(key.to_owned(), Player { profile, name });
+        Ok(())
     }
 
-    fn name(&self) -> String {
-        match self {
-            Side::Builtin(p) => p.to_string(),
-            Side::Object(_, name) => name.clone(),
-        }
-    }
-
-    fn profile(&self) -> Profile {
-        match self {
-            Side::Builtin(p) => p.clone(),
-            // A stand-in that is never built: play_deal_with builds the
-            // Python side itself.
-            Side::Object(..) => "random".parse().expect("random is a built-in"),
+    /// Resolves a strategy argument: a Python object's key, else as the CLI
+    /// does (built-ins, profiles, files, external bots).
+    fn resolve(&self, spec: &str, who: &str) -> Result<Player, JobError> {
+        match self.players.get(spec) {
+            Some(player) => Ok(player.clone()),
+            None => ginlab::job::player(self.lab, spec, who),
         }
     }
 }
 
+/// A job error as a Python exception: bad input is a `ValueError`, a
+/// failure while running a `RuntimeError`.
+fn job_error(error: JobError) -> PyErr {
+    if error.is_input() {
+        PyValueError::new_err(error.chain())
+    } else {
+        PyRuntimeError::new_err(error.chain())
+    }
+}
+
+/// Builds `request` with `objects` as players and runs it; returns its
+/// result rows (see [`rows`]).
+fn play<'py>(
+    py: Python<'py>,
+    request: JobRequest,
+    objects: &Objects,
+    run: &Run<'_>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut options = run.options()?;
+    let spec = request
+        .build(&|spec: &str, who: &str| objects.resolve(spec, who))
+        .map_err(job_error)?;
+    if !objects.players.is_empty() {
+        // Python objects are asked deal after deal on one thread, so an
+        // object that keeps state sees the same sequence every run; short
+        // blocks let an error or Ctrl-C stop the job soon.
+        options.threads = 1;
+        options.block = Some(PYTHON_BLOCK);
+    } else if spec.dir.is_none() {
+        options.block = Some(BUILTIN_BLOCK);
+    }
+    options.abort = Some(objects.stop.abort.clone());
+    let outcome = run_job(py, &spec, &options, &objects.stop)?;
+    rows(py, &outcome, crosstable_text(&spec, &outcome)?)
+}
+
+/// Deals per block with a Python player: how soon it stops after an error.
+const PYTHON_BLOCK: u64 = 16;
+
+/// Deals per block of built-in players without a folder: how soon Ctrl-C
+/// stops them (the result does not depend on it).
+const BUILTIN_BLOCK: u64 = 4096;
+
+/// Runs `spec` on a thread of its own with the GIL released, looking for
+/// Ctrl-C meanwhile (which stops the job after its block); a Python
+/// player's error is raised as itself.
+fn run_job(py: Python<'_>, spec: &JobSpec, options: &Options, stop: &Stop) -> PyResult<Outcome> {
+    let mut interrupted = None;
+    let result = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            scope.spawn(move || {
+                let _ = tx.send(job::run(spec, options, &|_| {}));
+            });
+            loop {
+                match rx.recv_timeout(Duration::from_millis(50)) {
+                    Ok(result) => break result,
+                    Err(RecvTimeoutError::Timeout) => {
+                        if interrupted.is_none()
+                            && let Err(e) = Python::attach(|py| py.check_signals())
+                        {
+                            interrupted = Some(e);
+                            stop.abort.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Err(RecvTimeoutError::Disconnected) => {
+                        break Err(JobError::Run("the job's thread ended".into()));
+                    }
+                }
+            }
+        })
+    });
+    if let Some(err) = stop.take().or(interrupted) {
+        return Err(err);
+    }
+    result.map_err(job_error)
+}
+
+/// A finished job's rows as a dict, one key per file the CLI writes:
+/// `summary` (and `seats` for three players or partnerships), `sweep`,
+/// `balance`, `ratings` and `crosstable` when the job makes them, each a
+/// list of row dicts in the file's column order; and `sprt` (a dict) when
+/// a stopping rule was given. `crosstable` is `crosstable.csv`'s text
+/// when the job made a rating list.
+fn rows<'py>(
+    py: Python<'py>,
+    outcome: &Outcome,
+    crosstable: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let sprt = outcome.stopped.as_ref().map(SprtJson::new);
+    let text = json_report(
+        &outcome.summary,
+        outcome.ratings.as_deref(),
+        outcome.study.as_ref(),
+        sprt,
+    );
+    // Through JSON text so that each dict keeps its file's column order.
+    let rows = py
+        .import("json")?
+        .call_method1("loads", (text,))?
+        .cast_into::<PyDict>()?;
+    if let Some(text) = crosstable {
+        rows.set_item("crosstable", crosstable_rows(py, text)?)?;
+    }
+    Ok(rows)
+}
+
+/// The text of `crosstable.csv` for `spec`'s finished `outcome`, when it
+/// made a rating list.
+fn crosstable_text(spec: &JobSpec, outcome: &Outcome) -> PyResult<Option<String>> {
+    if outcome.ratings.is_none() {
+        return Ok(None);
+    }
+    let players: Vec<[String; 2]> = spec
+        .rows
+        .iter()
+        .map(|r| [r.players[0].clone(), r.players[1].clone()])
+        .collect();
+    let tallies: Vec<RowTallies<'_>> = spec
+        .rows
+        .iter()
+        .zip(&players)
+        .zip(&outcome.tallies)
+        .filter_map(|((r, players), t)| {
+            Some(RowTallies {
+                variant: &r.variant,
+                players,
+                tallies: t.pair()?,
+            })
+        })
+        .collect();
+    let bytes = crosstable_bytes(&tallies).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// The rows of `crosstable.csv` (`text`): variant, player, and the
+/// player's score against each player (`None` where they did not meet).
+fn crosstable_rows(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyList>> {
+    let io = py.import("io")?.call_method1("StringIO", (text,))?;
+    let mut lines = py
+        .import("csv")?
+        .call_method1("reader", (io,))?
+        .try_iter()?;
+    let header: Vec<String> = match lines.next() {
+        Some(line) => line?.extract()?,
+        None => Vec::new(),
+    };
+    let out = PyList::empty(py);
+    for line in lines {
+        let cells: Vec<String> = line?.extract()?;
+        let row = PyDict::new(py);
+        for (i, (key, cell)) in header.iter().zip(&cells).enumerate() {
+            if i < 2 {
+                row.set_item(key, cell)?;
+            } else if cell.is_empty() {
+                row.set_item(key, py.None())?;
+            } else {
+                let value: f64 = cell
+                    .parse()
+                    .map_err(|e| PyRuntimeError::new_err(format!("crosstable {cell}: {e}")))?;
+                row.set_item(key, value)?;
+            }
+        }
+        out.append(row)?;
+    }
+    Ok(out)
+}
+
+/// Merges the shard folders `shards` (each made with `shard="K/N"` and
+/// `out`) into `out`, as `ginlab merge` does: the files one unsharded run
+/// writes, byte for byte. Returns their rows, as `run` does.
+#[pyfunction]
+#[pyo3(signature = (shards, *, out))]
+pub fn merge(py: Python<'_>, shards: Vec<PathBuf>, out: PathBuf) -> PyResult<Bound<'_, PyDict>> {
+    let given: Vec<String> = shards.iter().map(|p| p.display().to_string()).collect();
+    let command = command("merge", &given);
+    let outcome = py
+        .detach(|| job::merge(&shards, &out, &command))
+        .map_err(job_error)?;
+    let crosstable = match outcome.ratings {
+        Some(_) => Some(
+            std::fs::read_to_string(out.join("crosstable.csv"))
+                .map_err(|e| PyRuntimeError::new_err(format!("reading crosstable.csv: {e}")))?,
+        ),
+        None => None,
+    };
+    rows(py, &outcome, crosstable)
+}
+
+/// One string or a sequence of them (`rules="hoyle"` or
+/// `rules=["standard", "hoyle"]`), as a list; `None` is empty.
+fn strings(value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    let Some(value) = value else {
+        return Ok(Vec::new());
+    };
+    if let Ok(text) = value.extract::<String>() {
+        return Ok(vec![text]);
+    }
+    value.extract::<Vec<String>>()
+}
+
+/// `games=N` or `hands=N`, exactly one, as the CLI's `--games`/`--hands`.
 fn work(games: Option<u64>, hands: Option<u64>) -> PyResult<Work> {
     match (games, hands) {
         (Some(n), None) if n > 0 => Ok(Work::Games(n)),
@@ -98,261 +353,200 @@ fn work(games: Option<u64>, hands: Option<u64>) -> PyResult<Work> {
     }
 }
 
-fn summary<'py>(
-    py: Python<'py>,
-    variant: &str,
-    names: [&str; 2],
-    tallies: &Tallies,
-    seed: u64,
-) -> PyResult<Bound<'py, PyAny>> {
-    let row = SummaryRow::new(variant, names[0], names[1], tallies, seed);
-    // Through JSON text so that the dict keeps the row's column order.
-    let text = serde_json::to_string(&row).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    py.import("json")?.call_method1("loads", (text,))
+/// The command a manifest records for a Python call.
+fn command(function: &str, args: &[String]) -> Vec<String> {
+    std::iter::once(format!("python: ginlab.{function}"))
+        .chain(args.iter().cloned())
+        .collect()
 }
 
-/// Runs `plan` of built-in players on `threads` threads, the GIL released.
-fn run_plan(py: Python<'_>, plan: &Plan, threads: usize) -> PyResult<Tallies> {
-    py.detach(|| plan.run(0..plan.deals(), threads, &|_| {}))
-        .map_err(|e| PyRuntimeError::new_err(e.to_string()))
-}
-
-/// Plays `plan` with `sides`: built-in players on `threads` threads with
-/// the GIL released; with a Python player, deal after deal in this thread
-/// (a Python error stops the play and is raised).
-fn play(py: Python<'_>, plan: &Plan, sides: &[Side; 2], threads: usize) -> PyResult<Tallies> {
-    // A pool of a million threads never starts: the CLI's cap, refused
-    // before anything is played.
-    ginlab::job::check_threads(threads).map_err(PyValueError::new_err)?;
-    if sides.iter().all(|s| matches!(s, Side::Builtin(_))) {
-        return run_plan(py, plan, threads);
-    }
-    let rules = crate::intern(plan.rules.clone());
-    let error = Arc::new(Mutex::new(None));
-    let build = |i: usize, seed: u64| -> Box<dyn Strategy> {
-        match &sides[i] {
-            Side::Builtin(p) => p.build(seed),
-            Side::Object(object, name) => Box::new(PyPlayer::new(
-                object.clone_ref(py),
-                name.clone(),
-                rules,
-                error.clone(),
-            )),
-        }
-    };
-    let mut tallies = Tallies::default();
-    for index in 0..plan.deals() {
-        let played = plan.play_deal_with(index, &mut tallies, &build);
-        if let Some(err) = error.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            return Err(err);
-        }
-        played.map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        py.check_signals()?;
-    }
-    Ok(tallies)
-}
-
-/// Plays a match between `a` and `b` (profiles such as "greedy" or
-/// "mc:samples=64", `Strategy` objects, or Python objects with an
-/// `act(observation)` method) and returns its summary row as a dict.
-/// Deals and seeds are the runner's, and deals are duplicated (seats
-/// swapped) unless `duplicate=False`, as in `ginlab match`: the same seed
-/// gives the same numbers as `ginlab match --seed`. Built-in players run on `threads`
-/// threads (0: one per core) with the GIL released; a Python player plays
-/// in this thread, deal after deal.
+/// Plays a match, as `ginlab match` does: two players `a` and `b`, three
+/// with `c`, or two partnerships `teams=[A, B]` against `vs=[C, D]`. A
+/// player is a strategy argument as the CLI takes it (a built-in or
+/// inline profile, a profile in strategies/ or a file, `exec:COMMAND`), a
+/// `Strategy` object, or a Python object with an `act(observation)` method
+/// (played in-process, deal after deal on one thread). Returns the rows of
+/// the files the CLI writes (see [`rows`]); with `out`, writes them there
+/// as `ginlab match --out` does, byte for byte.
 #[pyfunction(name = "match")]
-#[pyo3(signature = (a, b, *, games = None, hands = None, rules = "standard", seed = 1, duplicate = true, threads = 0))]
+#[pyo3(signature = (a = None, b = None, c = None, *, teams = None, vs = None, games = None, hands = None, rules = "standard", rule = None, seed = 1, duplicate = true, threads = 0, out = None, shard = None, resume = false, record = None, sprt = None, budget_ms = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<'py>(
     py: Python<'py>,
-    a: &Bound<'py, PyAny>,
-    b: &Bound<'py, PyAny>,
+    a: Option<&Bound<'py, PyAny>>,
+    b: Option<&Bound<'py, PyAny>>,
+    c: Option<&Bound<'py, PyAny>>,
+    teams: Option<Vec<Bound<'py, PyAny>>>,
+    vs: Option<Vec<Bound<'py, PyAny>>>,
     games: Option<u64>,
     hands: Option<u64>,
     rules: &str,
+    rule: Option<&Bound<'py, PyAny>>,
     seed: u64,
     duplicate: bool,
     threads: usize,
-) -> PyResult<Bound<'py, PyAny>> {
-    let sides = [Side::of(a)?, Side::of(b)?];
-    let names = [sides[0].name(), sides[1].name()];
-    let variant = if PRESETS.contains(&rules) {
-        rules
-    } else {
-        "custom"
+    out: Option<PathBuf>,
+    shard: Option<&str>,
+    resume: bool,
+    record: Option<PathBuf>,
+    sprt: Option<&str>,
+    budget_ms: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut objects = Objects::new(py)?;
+    let mut given = |players: &[&Bound<'py, PyAny>]| -> PyResult<Vec<(String, String)>> {
+        players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Ok((objects.argument(p)?, ["A", "B", "C", "D"][i].to_owned())))
+            .collect()
     };
-    let rules = rules_from(rules)?;
-    let plan = Plan {
-        rules: rules.clone(),
-        profiles: [sides[0].profile(), sides[1].profile()],
-        work: work(games, hands)?,
-        duplicate,
+    let layout = match (a, b, c, &teams, &vs) {
+        (None, None, None, Some(teams), Some(vs)) if teams.len() == 2 && vs.len() == 2 => {
+            let players: Vec<&Bound<'py, PyAny>> = teams.iter().chain(vs).collect();
+            Layout::Table {
+                format: Format::Partnership,
+                players: given(&players)?,
+            }
+        }
+        (_, _, _, Some(_), _) | (_, _, _, _, Some(_)) => {
+            return Err(PyValueError::new_err(
+                "teams=[A, B] and vs=[C, D]: two partnerships of two players each, and no a, b or c",
+            ));
+        }
+        (Some(a), Some(b), Some(c), None, None) => Layout::Table {
+            format: Format::Three,
+            players: given(&[a, b, c])?,
+        },
+        (Some(a), Some(b), None, None, None) => Layout::Pairs {
+            players: given(&[a, b])?,
+            pairing: Pairing::HeadToHead,
+        },
+        _ => {
+            return Err(PyValueError::new_err(
+                "give two players (a, b), three (a, b, c), or teams=[A, B] and vs=[C, D]",
+            ));
+        }
+    };
+    let work = work(games, hands)?;
+    let variant = ginlab::job::match_variant(rules, &strings(rule)?).map_err(job_error)?;
+    let request = request(
+        "match",
+        vec![variant],
+        layout,
+        work,
         seed,
-    };
-    let tallies = play(py, &plan, &sides, threads)?;
-    summary(py, variant, [&names[0], &names[1]], &tallies, seed)
-}
-
-/// One row of an experiment: its variant, players and plan.
-type Row = (String, [Side; 2], Plan);
-
-/// The rows of an experiment; a player named in `objects` is that Python
-/// object.
-fn rows(experiment: &Experiment, objects: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Row>> {
-    let work = experiment.amount.clone();
-    let plan = |rules: &Rules, a: &Profile, b: &Profile, duplicate: bool| Plan {
-        rules: rules.clone(),
-        profiles: [a.clone(), b.clone()],
-        work: work.clone(),
         duplicate,
-        seed: experiment.seed,
+        out,
+        budget_ms,
+    );
+    let run = Run {
+        threads,
+        shard,
+        resume,
+        record,
+        sprt,
     };
-    if let Some(format) = experiment.format {
-        return Err(PyValueError::new_err(format!(
-            "format = \"{}\": the Python harness plays two-player rows; run three-player and partnership specs with `ginlab run`",
-            format.name()
-        )));
-    }
-    let mut rows = Vec::new();
-    match &experiment.study {
-        Study::Match => {
-            let side = |name: &String| -> PyResult<Side> {
-                match objects.map(|o| o.get_item(name)).transpose()?.flatten() {
-                    Some(object) => Side::object(&object, name.clone()),
-                    None => Ok(Side::Builtin(profile(name)?)),
-                }
-            };
-            for (variant, rules) in &experiment.variants {
-                for (i, j) in experiment.pairings() {
-                    let sides = [side(&experiment.players[i])?, side(&experiment.players[j])?];
-                    let (a, b) = (sides[0].profile(), sides[1].profile());
-                    let plan = plan(rules, &a, &b, experiment.duplicate);
-                    rows.push((variant.clone(), sides, plan));
-                }
-            }
-        }
-        Study::Sweep(Sweep {
-            strategy,
-            param,
-            values,
-            vs,
-            ..
-        }) => {
-            let base = profile(strategy)?;
-            let opponent = profile(vs)?;
-            let values = sweep_values(values)
-                .map_err(|e| PyValueError::new_err(format!("sweep values {e}")))?;
-            for (variant, rules) in &experiment.variants {
-                for value in &values {
-                    let swept = base.with_param(param, value).map_err(|e| {
-                        PyValueError::new_err(format!("sweep {param}={value}: {e}"))
-                    })?;
-                    let plan = plan(rules, &swept, &opponent, experiment.duplicate);
-                    let sides = [Side::Builtin(swept), Side::Builtin(opponent.clone())];
-                    rows.push((variant.clone(), sides, plan));
-                }
-            }
-        }
-        Study::Balance { strategy } => {
-            let player = profile(strategy)?;
-            for (variant, rules) in &experiment.variants {
-                let sides = [Side::Builtin(player.clone()), Side::Builtin(player.clone())];
-                // Balance measures the seats, so deals are not duplicated.
-                rows.push((variant.clone(), sides, plan(rules, &player, &player, false)));
-            }
-        }
-    }
-    Ok(rows)
-}
-
-fn run_rows<'py>(py: Python<'py>, rows: &[Row], threads: usize) -> PyResult<Bound<'py, PyList>> {
-    let out = PyList::empty(py);
-    for (variant, sides, plan) in rows {
-        let tallies = play(py, plan, sides, threads)?;
-        let names = [sides[0].name(), sides[1].name()];
-        out.append(summary(
-            py,
-            variant,
-            [&names[0], &names[1]],
-            &tallies,
-            plan.seed,
-        )?)?;
-        py.check_signals()?;
-    }
-    Ok(out)
+    play(py, request, &objects, &run)
 }
 
 /// Runs an experiment spec (TOML text, or the path of a .toml file; see
-/// experiments/README.md) and returns one summary dict per row (variant and
-/// pairing), in spec order: `pandas.DataFrame(ginlab.run(spec))`. Nothing
-/// is written to disk. `players` maps player names of the spec to Python
-/// objects with an `act(observation)` method, which play in-process.
+/// experiments/README.md) as `ginlab run` does, every format included, and
+/// returns the rows of the files it writes (see [`rows`]). Nothing is
+/// written without `out`; with it, the folder is the CLI's, byte for byte.
+/// `players` maps player names of the spec to Python objects with an
+/// `act(observation)` method, which play in-process.
 #[pyfunction]
-#[pyo3(signature = (spec, *, players = None, threads = 0))]
+#[pyo3(signature = (spec, *, players = None, out = None, threads = 0, shard = None, resume = false, record = None, anchor = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
     spec: &str,
     players: Option<&Bound<'py, PyDict>>,
+    out: Option<PathBuf>,
     threads: usize,
-) -> PyResult<Bound<'py, PyList>> {
-    let text = if spec.trim_end().ends_with(".toml") && !spec.contains('\n') {
-        std::fs::read_to_string(spec)
-            .map_err(|e| PyValueError::new_err(format!("reading experiment {spec}: {e}")))?
-    } else {
-        spec.to_owned()
+    shard: Option<&str>,
+    resume: bool,
+    record: Option<PathBuf>,
+    anchor: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let path =
+        (spec.trim_end().ends_with(".toml") && !spec.contains('\n')).then(|| Path::new(spec));
+    let text = match path {
+        Some(path) => SPEC_FILE.read_file(path).map_err(job_error)?,
+        None => spec.to_owned(),
     };
-    let experiment = Experiment::from_toml(&text)
-        .map_err(|e| PyValueError::new_err(format!("experiment: {e}")))?;
-    run_rows(py, &rows(&experiment, players)?, threads)
+    let experiment = Experiment::from_toml(&text).map_err(|e| match path {
+        Some(path) => PyValueError::new_err(format!("experiment {}: {e}", path.display())),
+        None => PyValueError::new_err(format!("experiment: {e}")),
+    })?;
+    let mut objects = Objects::new(py)?;
+    for (name, object) in players.into_iter().flatten() {
+        let name: String = name.extract()?;
+        objects.add(&name, &object, name.clone())?;
+    }
+    let mut request = JobRequest::from_experiment(experiment, "", text, out, command("run", &[]));
+    // No folder unless `out` is given.
+    request.name = None;
+    request.default_folder = false;
+    if let Some(path) = path {
+        request.command.push(path.display().to_string());
+    }
+    if anchor.is_some() {
+        request.anchor = anchor;
+    }
+    let run = Run {
+        threads,
+        shard,
+        resume,
+        record,
+        sprt: None,
+    };
+    play(py, request, &objects, &run)
 }
 
-fn variants(rules: Vec<String>) -> PyResult<Vec<(String, Rules)>> {
-    rules
-        .into_iter()
-        .map(|r| {
-            let name = if PRESETS.contains(&r.as_str()) {
-                r.clone()
-            } else {
-                "custom".into()
-            };
-            Ok((name, rules_from(&r)?))
-        })
-        .collect()
-}
-
-fn study<'py>(
-    py: Python<'py>,
-    study: Study,
-    rules: Vec<String>,
-    amount: Work,
+/// The request of a Python call to `function` (`match`, `sweep`,
+/// `balance`): `layout` under `variants`; a folder only with `out`.
+#[allow(clippy::too_many_arguments)]
+fn request(
+    function: &str,
+    variants: Vec<(String, Rules)>,
+    layout: Layout,
+    work: Work,
     seed: u64,
     duplicate: bool,
-    threads: usize,
-) -> PyResult<Bound<'py, PyList>> {
-    let experiment = Experiment {
-        name: None,
+    out: Option<PathBuf>,
+    budget_ms: Option<f64>,
+) -> JobRequest {
+    JobRequest {
+        variants,
+        layout,
+        work,
         seed,
-        amount,
         duplicate,
-        players: Vec::new(),
-        pairing: ginlab::experiment::Pairing::HeadToHead,
-        format: None,
-        variants: variants(rules)?,
-        study,
+        out,
+        name: None,
+        default_folder: false,
+        command: command(function, &[]),
+        experiment: None,
         anchor: None,
-    };
-    run_rows(py, &rows(&experiment, None)?, threads)
+        budget_ms,
+    }
 }
 
-fn amount(games: Option<u64>, hands: Option<u64>) -> PyResult<Work> {
-    work(games, hands)
+/// A study's variants: `rules` (presets or rules files, default
+/// `standard`) with the knob overrides `rule`.
+fn study_variants(
+    rules: Option<&Bound<'_, PyAny>>,
+    rule: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<(String, Rules)>> {
+    ginlab::job::study_variants(&strings(rules)?, &strings(rule)?).map_err(job_error)
 }
 
 /// Sweeps `param` of `strategy` over `values` (a list, or "A..=B") against
-/// `vs` under each of `rules`; one summary dict per (rules, value), as
-/// `ginlab sweep` plays them.
+/// `vs` under each of `rules`, as `ginlab sweep` does; returns the rows of
+/// its files (`summary`, `sweep`; see [`rows`]).
 #[pyfunction]
-#[pyo3(signature = (strategy, param, values, vs, *, games = None, hands = None, rules = vec!["standard".to_owned()], seed = 1, duplicate = true, threads = 0))]
+#[pyo3(signature = (strategy, param, values, vs, *, games = None, hands = None, rules = None, rule = None, seed = 1, duplicate = true, threads = 0, out = None, shard = None, resume = false, objective = None, budget_ms = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn sweep<'py>(
     py: Python<'py>,
@@ -362,11 +556,17 @@ pub fn sweep<'py>(
     vs: &str,
     games: Option<u64>,
     hands: Option<u64>,
-    rules: Vec<String>,
+    rules: Option<&Bound<'py, PyAny>>,
+    rule: Option<&Bound<'py, PyAny>>,
     seed: u64,
     duplicate: bool,
     threads: usize,
-) -> PyResult<Bound<'py, PyList>> {
+    out: Option<PathBuf>,
+    shard: Option<&str>,
+    resume: bool,
+    objective: Option<&str>,
+    budget_ms: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
     let values = match values.extract::<String>() {
         Ok(text) => text,
         Err(_) => values
@@ -375,50 +575,75 @@ pub fn sweep<'py>(
             .collect::<PyResult<Vec<String>>>()?
             .join(","),
     };
-    let swept = Study::Sweep(Sweep {
+    let objective = parsed::<Objective>("objective", objective)?;
+    let layout = Layout::Sweep(Sweep {
         strategy: strategy.to_owned(),
         param: param.to_owned(),
         values,
         vs: vs.to_owned(),
-        objective: None,
+        objective,
     });
-    study(
-        py,
-        swept,
-        rules,
-        amount(games, hands)?,
+    let request = request(
+        "sweep",
+        study_variants(rules, rule)?,
+        layout,
+        work(games, hands)?,
         seed,
         duplicate,
+        out,
+        budget_ms,
+    );
+    let run = Run {
         threads,
-    )
+        shard,
+        resume,
+        record: None,
+        sprt: None,
+    };
+    play(py, request, &Objects::new(py)?, &run)
 }
 
 /// Plays `strategy` against itself under each of `rules` (seats not
-/// swapped) and returns one summary dict per variant: the seat and dealer
-/// balance of each rule set, as `ginlab balance` measures it.
+/// swapped, every deal once), as `ginlab balance` does; returns the rows
+/// of its files (`summary`, `balance`; see [`rows`]).
 #[pyfunction]
-#[pyo3(signature = (strategy, *, games = None, hands = None, rules = vec!["standard".to_owned()], seed = 1, threads = 0))]
+#[pyo3(signature = (strategy, *, games = None, hands = None, rules = None, rule = None, seed = 1, threads = 0, out = None, shard = None, resume = false, budget_ms = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn balance<'py>(
     py: Python<'py>,
     strategy: &str,
     games: Option<u64>,
     hands: Option<u64>,
-    rules: Vec<String>,
+    rules: Option<&Bound<'py, PyAny>>,
+    rule: Option<&Bound<'py, PyAny>>,
     seed: u64,
     threads: usize,
-) -> PyResult<Bound<'py, PyList>> {
-    let balanced = Study::Balance {
+    out: Option<PathBuf>,
+    shard: Option<&str>,
+    resume: bool,
+    budget_ms: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let layout = Layout::Balance {
         strategy: strategy.to_owned(),
     };
-    study(
-        py,
-        balanced,
-        rules,
-        amount(games, hands)?,
+    let request = request(
+        "balance",
+        study_variants(rules, rule)?,
+        layout,
+        work(games, hands)?,
         seed,
-        false,
+        true,
+        out,
+        budget_ms,
+    );
+    let run = Run {
         threads,
-    )
+        shard,
+        resume,
+        record: None,
+        sprt: None,
+    };
+    play(py, request, &Objects::new(py)?, &run)
 }
 
 fn parse_cards(cards: &Bound<'_, PyAny>) -> PyResult<CardSet> {

@@ -46,6 +46,7 @@ fn _ginlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(harness::run, m)?)?;
     m.add_function(wrap_pyfunction!(harness::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(harness::balance, m)?)?;
+    m.add_function(wrap_pyfunction!(harness::merge, m)?)?;
     m.add_function(wrap_pyfunction!(harness::solve, m)?)?;
     m.add_function(wrap_pyfunction!(harness::solve_batch, m)?)?;
     m.add_function(wrap_pyfunction!(sandbox::sandbox_exec, m)?)?;

@@ -2,11 +2,13 @@
 //! answers observations from Python ([`BuiltinStrategy`]), and a Python
 //! object that plays in the engine as a [`Strategy`] ([`PyPlayer`]).
 
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use ginlab::engine::{Action, DrawSource, Event, HandOutcome, PlayerView, TurnEnd, ask};
 use ginlab::rules::Rules;
-use ginlab::strategy::{Profile, Strategy};
+use ginlab::strategy::{Kind, ParamError, ParamValue, Params, Profile, Strategy};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -76,56 +78,155 @@ impl BuiltinStrategy {
     }
 }
 
+/// What the players of one job share to stop it: the first Python error
+/// (raised by the caller once the job has stopped) and the job's abort
+/// flag, set with it.
+#[derive(Debug, Default)]
+pub struct Stop {
+    /// The first error a Python player raised.
+    pub error: Mutex<Option<PyErr>>,
+    /// The job layer's abort flag.
+    pub abort: Arc<AtomicBool>,
+}
+
+impl Stop {
+    /// Keeps `err` (the first one wins) and stops the job.
+    fn fail(&self, err: PyErr) {
+        self.error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(err);
+        self.abort.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a player has failed.
+    fn stopped(&self) -> bool {
+        self.abort.load(Ordering::Relaxed)
+    }
+
+    /// The error a player raised, if one did.
+    pub fn take(&self) -> Option<PyErr> {
+        self.error.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+/// A Python object as a player factory: a strategy profile whose kind is
+/// `python`, so the job layer builds and plays it like every other player
+/// (the one seam, [`Params::build`]); it prints as the object's name.
+#[derive(Clone, Debug, Default)]
+pub struct PyObject {
+    object: Option<Arc<Py<PyAny>>>,
+    name: String,
+    stop: Arc<Stop>,
+}
+
+/// The kind of a Python object's profile (never parsed: it is made from
+/// the object, not from text).
+static PYTHON: Kind = Kind::of::<PyObject>("python", &[], Some("python"));
+
+impl PyObject {
+    /// `object` (which must have an `act` method) as a profile called
+    /// `name`, stopping the job through `stop` when it fails.
+    pub fn profile(object: &Bound<'_, PyAny>, name: String, stop: &Arc<Stop>) -> PyResult<Profile> {
+        if !object.hasattr("act")? {
+            return Err(PyValueError::new_err(format!(
+                "player {}: give a strategy profile (\"greedy\", \"mc:samples=64\") or an object with an act(observation) method",
+                object.repr()?
+            )));
+        }
+        Ok(Profile::new(PyObject {
+            object: Some(Arc::new(object.clone().unbind())),
+            name,
+            stop: stop.clone(),
+        }))
+    }
+}
+
+impl PartialEq for PyObject {
+    fn eq(&self, other: &PyObject) -> bool {
+        let same = match (&self.object, &other.object) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        same && self.name == other.name
+    }
+}
+
+impl fmt::Display for PyObject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+impl Params for PyObject {
+    fn kind(&self) -> &'static Kind {
+        &PYTHON
+    }
+
+    fn set(&mut self, _key: &str, _value: ParamValue<'_>) -> Result<(), ParamError> {
+        Err(ParamError::Expected("a Python object has no parameters"))
+    }
+
+    fn build(&self, _seed: u64) -> Box<dyn Strategy> {
+        let object = self
+            .object
+            .as_ref()
+            .map(|o| Python::attach(|py| o.clone_ref(py)));
+        Box::new(PyPlayer {
+            object,
+            name: self.name.clone(),
+            rules: None,
+            stop: self.stop.clone(),
+            failed: None,
+        })
+    }
+}
+
 /// A Python object playing in the engine: `act(observation) -> int` is
 /// asked for every decision; optional `start_hand(observation)` and
 /// `end_hand(observation)` hear of deals and ends. A Python exception, or
 /// an answer that is not a legal action id, stops the play: the player
-/// forfeits and the error is kept in `error` for the caller to raise.
+/// forfeits, the error is kept in its [`Stop`] for the caller to raise,
+/// and every Python player of the job forfeits from then on.
 pub struct PyPlayer {
-    object: Py<PyAny>,
+    object: Option<Py<PyAny>>,
     name: String,
-    rules: &'static Rules,
-    error: Arc<Mutex<Option<PyErr>>>,
+    rules: Option<&'static Rules>,
+    stop: Arc<Stop>,
     failed: Option<String>,
 }
 
 impl PyPlayer {
-    /// `object` as a player under `rules`; errors go to `error`.
-    pub fn new(
-        object: Py<PyAny>,
-        name: String,
-        rules: &'static Rules,
-        error: Arc<Mutex<Option<PyErr>>>,
-    ) -> PyPlayer {
-        PyPlayer {
-            object,
-            name,
-            rules,
-            error,
-            failed: None,
-        }
-    }
-
-    fn observation(&self, view: &PlayerView<'_>) -> Observation {
+    fn observation(&mut self, view: &PlayerView<'_>) -> Observation {
+        let rules = *self
+            .rules
+            .get_or_insert_with(|| crate::intern(view.rules.clone()));
         Observation {
-            inner: OwnedView::of(view, self.rules),
+            inner: OwnedView::of(view, rules),
         }
     }
 
     fn fail(&mut self, err: PyErr) {
         self.failed = Some(err.to_string());
-        let mut slot = self.error.lock().unwrap_or_else(|e| e.into_inner());
-        slot.get_or_insert(err);
+        self.stop.fail(err);
     }
 
-    /// Asks `act`; on failure records it and returns some legal action (the
-    /// driver asks [`Strategy::forfeit`] next and does not play it).
+    /// Asks `act`; on failure (or once another player has failed) records
+    /// it and returns some legal action (the driver asks
+    /// [`Strategy::forfeit`] next and does not play it).
     fn act(&mut self, view: &PlayerView<'_>) -> Action {
+        let first = actions::legal_ids(view)[0];
+        let fallback = actions::decode(i64::from(first)).expect("a legal id decodes");
+        if self.stop.stopped() || self.object.is_none() {
+            self.failed
+                .get_or_insert_with(|| "the job was stopped".to_owned());
+            return fallback;
+        }
         let observation = self.observation(view);
         let answer = Python::attach(|py| -> PyResult<Action> {
-            let id: i64 = self
-                .object
-                .bind(py)
+            let object = self.object.as_ref().expect("checked").bind(py);
+            let id: i64 = object
                 .call_method1("act", (observation,))?
                 .extract()
                 .map_err(|e| {
@@ -147,18 +248,17 @@ impl PyPlayer {
         });
         answer.unwrap_or_else(|err| {
             self.fail(err);
-            let first = actions::legal_ids(view)[0];
-            actions::decode(i64::from(first)).expect("a legal id decodes")
+            fallback
         })
     }
 
     fn hook(&mut self, method: &str, view: &PlayerView<'_>) {
-        if self.failed.is_some() {
+        if self.failed.is_some() || self.stop.stopped() || self.object.is_none() {
             return;
         }
         let observation = self.observation(view);
         let result = Python::attach(|py| -> PyResult<()> {
-            let object = self.object.bind(py);
+            let object = self.object.as_ref().expect("checked").bind(py);
             if object.hasattr(method)? {
                 object.call_method1(method, (observation,))?;
             }

@@ -28,9 +28,9 @@ KEYS = ["hands", "games", "a_hand_wins", "b_hand_wins", "voids", "a_game_wins", 
 def test_a_python_player_plays_in_process_like_the_builtin():
     # greedy is deterministic, so a Python object asking it must give the
     # very same match as the built-in, deal for deal.
-    builtin = ginlab.match("greedy", "random", games=6, seed=3)
+    builtin = ginlab.match("greedy", "random", games=6, seed=3)["summary"][0]
     player = Delegate("greedy")
-    python = ginlab.match(player, "random", games=6, seed=3)
+    python = ginlab.match(player, "random", games=6, seed=3)["summary"][0]
     assert player.hands == builtin["hands"]
     assert python["player_a"] == "py-greedy"
     for key in KEYS:
@@ -41,6 +41,8 @@ def test_match_is_reproducible_and_summarised():
     one = ginlab.match("simple", "random", hands=200, seed=5, duplicate=True)
     two = ginlab.match("simple", "random", hands=200, seed=5, duplicate=True, threads=1)
     assert one == two
+    assert list(one) == ["summary"]
+    one = one["summary"][0]
     assert one["hands"] == 200 and one["a_hand_win_lo"] <= one["a_hand_win_rate"] <= one["a_hand_win_hi"]
     assert list(one)[:3] == ["variant", "player_a", "player_b"]
 
@@ -84,20 +86,27 @@ def test_builtin_strategies_answer_observations():
 
 def test_run_sweep_balance_give_records():
     spec = 'seed = 3\nhands = 40\nplayers = ["greedy", "simple", "random"]\npairing = "gauntlet"\n'
-    rows = ginlab.run(spec)
+    result = ginlab.run(spec)
+    rows = result["summary"]
     assert [(r["player_a"], r["player_b"]) for r in rows] == [
         ("greedy", "simple"),
         ("greedy", "random"),
     ]
     assert all(r["hands"] == 40 for r in rows)
-    rows = ginlab.sweep("greedy", "knock_at", [0, 5, 10], "simple", hands=20)
+    # Three players make a rating list and a crosstable, as the CLI's files.
+    assert [r["player"] for r in result["ratings"]] and len(result["crosstable"]) == 3
+    assert result["crosstable"][0]["greedy"] is None
+    swept = ginlab.sweep("greedy", "knock_at", [0, 5, 10], "simple", hands=20)
+    assert [r["value"] for r in swept["sweep"]] == ["0", "5", "10"]
+    rows = swept["summary"]
     assert [r["player_a"] for r in rows] == [
         "greedy:knock_at=0",
         "greedy:knock_at=5",
         "greedy:knock_at=10",
     ]
-    rows = ginlab.balance("simple", hands=30, rules=["standard", "hoyle"])
-    assert [r["variant"] for r in rows] == ["standard", "hoyle"]
+    balanced = ginlab.balance("simple", hands=30, rules=["standard", "hoyle"])
+    assert [r["variant"] for r in balanced["summary"]] == ["standard", "hoyle"]
+    assert [r["variant"] for r in balanced["balance"]] == ["standard", "hoyle"]
     with pytest.raises(ValueError, match="experiment"):
         ginlab.run("seed = 1\n")
 
@@ -131,8 +140,8 @@ def test_solve_and_solve_batch_agree():
 def test_python_players_play_in_experiment_runs():
     spec = 'seed = 4\ngames = 4\nplayers = ["mine", "random"]\n'
     mine = Delegate("greedy")
-    rows = ginlab.run(spec, players={"mine": mine})
-    builtin = ginlab.run(spec.replace('"mine"', '"greedy"'))
+    rows = ginlab.run(spec, players={"mine": mine})["summary"]
+    builtin = ginlab.run(spec.replace('"mine"', '"greedy"'))["summary"]
     assert mine.hands == rows[0]["hands"] > 0
     for key in KEYS:
         assert rows[0][key] == builtin[0][key], key
@@ -155,3 +164,43 @@ def test_solve_refuses_more_than_eleven_cards():
     deadwood, _ = ginlab.solve_batch(hands)
     # Nothing; the ace to the jack of clubs, one run; two aces.
     assert list(deadwood) == [0, 0, 2]
+
+
+def test_three_players_and_partnerships_play_from_python():
+    three = ginlab.match("greedy", "simple", "random", games=6, seed=2)
+    assert [r["side"] for r in three["summary"]] == ["greedy", "simple", "random"]
+    assert [r["side"] for r in three["seats"]] == ["first_dealer", "first_upcard", "second_upcard"]
+    teams = ginlab.match(teams=["greedy", Delegate("simple")], vs=["simple", "random"], games=4, seed=2)
+    assert len(teams["summary"]) == 2 and all(r["games"] == 4 for r in teams["summary"])
+
+
+def test_rules_files_and_knobs_take_the_cli_messages(tmp_path):
+    rules = tmp_path / "mine.toml"
+    rules.write_text('preset = "standard"\ngin_bonus = 30\n')
+    by_file = ginlab.match("greedy", "simple", hands=50, rules=str(rules), seed=1)["summary"][0]
+    by_knob = ginlab.match("greedy", "simple", hands=50, rule=["gin_bonus=30"], seed=1)["summary"][0]
+    assert by_file["variant"] == "mine" and by_knob["variant"] == "standard+gin_bonus=30"
+    assert {k: v for k, v in by_file.items() if k != "variant"} == {
+        k: v for k, v in by_knob.items() if k != "variant"
+    }
+    with pytest.raises(ValueError, match="did you mean `hoyle`"):
+        ginlab.match("greedy", "simple", hands=2, rules="hoyel")
+    with pytest.raises(ValueError, match="--rule gin_bonnus=3"):
+        ginlab.match("greedy", "simple", hands=2, rule=["gin_bonnus=3"])
+    with pytest.raises(ValueError, match="strategy A: `gredy` is not a built-in kind"):
+        ginlab.match("gredy", "simple", hands=2)
+
+
+def test_budget_sprt_and_record(tmp_path):
+    budgeted = ginlab.match("mc:samples=4", "simple", hands=4, budget_ms=0.5, seed=1)
+    assert budgeted["summary"][0]["player_a"].startswith("mc:")
+    with pytest.raises(ValueError, match="--budget-ms: none of"):
+        ginlab.match("greedy", "simple", hands=2, budget_ms=1)
+    stopped = ginlab.match("greedy", "random", hands=4000, sprt="elo0=0,elo1=200", seed=1)
+    assert stopped["sprt"]["decision"] in ("H0", "H1", "accept_h1", "accept_h0") or stopped["sprt"]
+    assert stopped["summary"][0]["hands"] < 4000
+    record = tmp_path / "games.jsonl"
+    ginlab.match("greedy", "simple", hands=6, seed=1, record=str(record))
+    assert len(record.read_text().splitlines()) == 6
+    with pytest.raises(ValueError, match="--sprt: a sequential test compares two players"):
+        ginlab.match("greedy", "simple", "random", games=2, sprt="elo0=0,elo1=10")

@@ -165,7 +165,7 @@ pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
             "--dealer goes with --decks only: hands dealt from the seed alternate dealers by deal",
         ));
     }
-    let rules = args.rules.resolve()?;
+    let (variant, rules) = job::match_variant(&args.rules.rules, &args.rules.overrides)?;
     let work = match (args.hands, args.games, &args.decks) {
         (Some(n), _, _) => Work::Hands(n),
         (_, Some(n), _) => Work::Games(n),
@@ -180,7 +180,6 @@ pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
         _ => unreachable!("clap requires one of --hands, --games, --decks"),
     };
     let seed = super::master_seed(args.seed)?;
-    let variant = variant_name(&args.rules);
     let layout = match table_players(&args)? {
         Some((_, layout)) => layout,
         None => {
@@ -193,41 +192,8 @@ pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
             }
         }
     };
-    let resolve = resolver(lab);
-    let spec = request(&args, layout, (variant.clone(), rules), work, seed).build(
-        &|spec: &str, who: &str| {
-            let mut player = resolve(spec, who)?;
-            if let Some(ms) = args.budget_ms {
-                let budgeted = player
-                    .profile
-                    .give_budget_ms(ms)
-                    .map_err(|e| job::JobError::Input(format!("{who}: {e}")))?;
-                // Named by the resolved profile, so the header and the rows
-                // show the worlds each side was given.
-                if budgeted {
-                    player.name = player.profile.to_string();
-                }
-            }
-            Ok(player)
-        },
-    )?;
+    let spec = request(&args, layout, (variant.clone(), rules), work, seed).build(&resolver(lab))?;
     let row = &spec.rows[0];
-    if args.budget_ms.is_some()
-        && !row
-            .plan
-            .profiles()
-            .iter()
-            .any(|p| p.params::<ginlab::strategy::McParams>().is_some())
-    {
-        return Err(Failure::input(format!(
-            "--budget-ms: none of {} searches under a time budget; it applies to mc players",
-            row.players
-                .iter()
-                .map(|p| format!("`{p}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
     super::warn_chosen_seed(args.seed, row.plan.profiles());
     // A bot could read the file standard output goes to while it plays:
     // the seed then comes after the report (the manifest has it too).
@@ -336,6 +302,7 @@ fn request(
         command: command(),
         experiment: None,
         anchor: None,
+        budget_ms: args.budget_ms,
     }
 }
 
@@ -349,6 +316,7 @@ fn options(args: &MatchArgs, block: Option<u64>) -> job::Options {
         record: args.record.clone(),
         stop: args.sprt,
         block,
+        abort: None,
     }
 }
 
@@ -422,15 +390,4 @@ fn bot_lines(profiles: &[ginlab::strategy::Profile]) -> String {
         }
     }
     out
-}
-
-/// The variant's name: the preset or file, plus any `--rule` overrides.
-fn variant_name(rules: &RulesArgs) -> String {
-    let base = Path::new(&rules.rules)
-        .file_stem()
-        .map_or(rules.rules.clone(), |s| s.to_string_lossy().into_owned());
-    std::iter::once(base)
-        .chain(rules.overrides.iter().cloned())
-        .collect::<Vec<_>>()
-        .join("+")
 }

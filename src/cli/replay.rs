@@ -10,7 +10,7 @@ use clap::Args;
 use ginlab::sim;
 
 use super::Failure;
-use super::input::RECORD_LINE;
+use super::input::{CapRead, RECORD_LINE};
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {

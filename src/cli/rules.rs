@@ -1,14 +1,9 @@
 //! Rules on the command line: `--rules NAME|FILE` plus `--rule knob=value`,
 //! shared by every command that plays or scores; and `ginlab rules`.
 
-use std::path::Path;
-
 use clap::Args;
-use ginlab::echo::echo;
-use ginlab::rules::{PRESETS, Rules};
-use ginlab::suggest::did_you_mean;
+use ginlab::rules::Rules;
 
-use super::input::RULES_FILE;
 use super::{Failure, write_stdout};
 
 /// The rules flags every playing or scoring command takes.
@@ -27,35 +22,8 @@ pub struct RulesArgs {
 impl RulesArgs {
     /// The rules these flags name, validated.
     pub fn resolve(&self) -> Result<Rules, Failure> {
-        let mut rules = load(&self.rules)?;
-        rules
-            .set_all_from_text(&self.overrides)
-            .map_err(|(assignment, e)| {
-                Failure::input(format!("--rule {}: {e}", echo(assignment)))
-            })?;
-        rules
-            .validate()
-            .map_err(|e| Failure::input(format!("rules: {e}")))?;
-        Ok(rules)
+        Ok(ginlab::job::rules(&self.rules, &self.overrides)?)
     }
-}
-
-/// A preset by name, or a rules file by path.
-fn load(name: &str) -> Result<Rules, Failure> {
-    if PRESETS.contains(&name) {
-        return Rules::preset(name).map_err(Failure::input);
-    }
-    let path = Path::new(name);
-    if !path.exists() {
-        return Err(Failure::input(format!(
-            "--rules {}: not a preset (standard, hoyle, oklahoma, eaai) and no such file{}",
-            echo(name),
-            did_you_mean(name, PRESETS)
-        )));
-    }
-    let text = RULES_FILE.read_file(path)?;
-    Rules::from_toml(&text)
-        .map_err(|e| Failure::input(format!("rules file {}: {e}", path.display())))
 }
 
 /// `ginlab rules [NAME|FILE] [--rule knob=value]...`

@@ -96,6 +96,7 @@ pub fn run(args: RunArgs, lab: &Lab) -> Result<(), Failure> {
         record: args.record.clone(),
         stop: None,
         block: status_block(args.status, &spec),
+        abort: None,
     };
     let start = Instant::now();
     let bar = progress::bar(args.quiet);

@@ -8,7 +8,7 @@ use ginlab::engine::{HandScore, Side, score_showdown};
 use ginlab::meld::{self, HandSpec, Showdown};
 use ginlab::{Card, CardSet, Rules};
 
-use super::input::BATCH;
+use super::input::{BATCH, CapRead};
 use super::rules::RulesArgs;
 use super::{Failure, write_stdout};
 

@@ -6,7 +6,7 @@ use clap::Args;
 use ginlab::CardSet;
 use ginlab::meld::{self, Arrangement};
 
-use super::input::{BATCH, at_line};
+use super::input::{BATCH, CapRead, at_line};
 use super::{Failure, write_stdout};
 
 #[derive(Debug, Args)]

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 use ginlab::experiment::Sweep;
-use ginlab::job::{self, JobRequest, JobSpec, Layout, Outcome, Shard, StudyKind, given_once};
+use ginlab::job::{self, JobRequest, JobSpec, Layout, Outcome, Shard, StudyKind};
 use ginlab::lab::Lab;
 use ginlab::report::{
     Objective, StudyRows, Summary, balance_table, json_report, ratings_table, summary_table,
@@ -18,7 +18,6 @@ use ginlab::rules::Rules;
 use ginlab::sim::Work;
 
 use super::job::{command, on_progress, resolver};
-use super::rules::RulesArgs;
 use super::strategies::strategy_help;
 use super::{Failure, progress, write_stdout};
 
@@ -68,30 +67,7 @@ pub struct StudyArgs {
 
 impl StudyArgs {
     fn variants(&self) -> Result<Vec<(String, Rules)>, Failure> {
-        let names = if self.variants.is_empty() {
-            vec!["standard".to_owned()]
-        } else {
-            self.variants.clone()
-        };
-        let variants: Vec<(String, Rules)> = names
-            .iter()
-            .map(|name| {
-                let rules = RulesArgs {
-                    rules: name.clone(),
-                    overrides: self.overrides.clone(),
-                }
-                .resolve()?;
-                let stem = Path::new(name)
-                    .file_stem()
-                    .map_or(name.clone(), |s| s.to_string_lossy().into_owned());
-                Ok((stem, rules))
-            })
-            .collect::<Result<_, Failure>>()?;
-        // Rows, charts and histograms are named by the variant: two of one
-        // name would give duplicate rows whose files overwrite each other.
-        let stems: Vec<String> = variants.iter().map(|(stem, _)| stem.clone()).collect();
-        given_once("--rules", &names, &stems, "variant")?;
-        Ok(variants)
+        Ok(job::study_variants(&self.variants, &self.overrides)?)
     }
 
     /// Plays the study laid out by `layout` (a rating list anchored at
@@ -118,6 +94,7 @@ impl StudyArgs {
             command: command(),
             experiment: None,
             anchor,
+            budget_ms: None,
         }
         .build(&resolver(lab))?;
         super::job::warn_fixed_seed(&spec, "--seed");
@@ -128,6 +105,7 @@ impl StudyArgs {
             record: None,
             stop: None,
             block: None,
+            abort: None,
         };
         let start = Instant::now();
         let bar = progress::bar(self.quiet);

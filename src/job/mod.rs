@@ -30,6 +30,7 @@
 
 mod contest;
 mod folder;
+mod inputs;
 mod merge;
 mod output;
 mod recorder;
@@ -39,6 +40,10 @@ mod state;
 
 pub use contest::{Contest, Feature, Recording, Tally, refusal};
 pub use folder::{Claim, claim_dir, prepare_dir};
+pub use inputs::{
+    Cap, PROFILE_FILE, RULES_FILE, SPEC_FILE, match_variant, not_utf8, player, rules,
+    study_variants,
+};
 pub use merge::merge;
 pub use output::{Outcome, remake_views};
 pub use run::{MAX_THREADS, Options, Progress, STOP_BLOCK, check_threads, run};

@@ -4,6 +4,8 @@
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::report::CHECKPOINT;
 use crate::sim::RunError;
@@ -75,6 +77,12 @@ pub struct Options {
     /// with `stop`, from 64 up to [`STOP_BLOCK`]): checkpoints and
     /// [`Progress::Block`] come after each. The result does not depend on it.
     pub block: Option<u64>,
+    /// Set from another thread to stop the job (a front end's Ctrl-C, a
+    /// host-language player that raised): the loop stops once the block
+    /// it is in is played, without counting that block, and returns
+    /// [`JobError::Run`]. The checkpoint then holds the blocks before it,
+    /// so `resume` continues as after a killed run.
+    pub abort: Option<Arc<AtomicBool>>,
 }
 
 /// What the loop tells a front end as it goes. Called from worker threads.
@@ -278,6 +286,12 @@ pub fn run(
         None => None,
     };
     let open = |test: &Option<SprtState>| test.is_none_or(|t| t.decision == SprtDecision::Continue);
+    let aborted = || {
+        options
+            .abort
+            .as_ref()
+            .is_some_and(|a| a.load(Ordering::Relaxed))
+    };
     for (i, row) in spec.rows.iter().enumerate() {
         progress(Progress::Row {
             variant: &row.variant,
@@ -288,6 +302,9 @@ pub fn run(
             .last()
             .map_or(slices[i].start, |c| c.end);
         while next < slices[i].end && open(&test) {
+            if aborted() {
+                return Err(JobError::Run("the job was stopped".into()));
+            }
             let deals = next..next.saturating_add(block(next)).min(slices[i].end);
             let offset = done;
             let report = |n: u64| progress(Progress::Done(offset + n));
@@ -311,6 +328,9 @@ pub fn run(
                     }
                     (e, _) => e.into(),
                 })?;
+            if aborted() {
+                return Err(JobError::Run("the job was stopped".into()));
+            }
             // The test looks after every unit, in deal order, from the
             // running counts: it decides at the first unit that crosses a
             // bound, whatever the blocks, chunks and threads.

@@ -86,6 +86,10 @@ pub struct JobRequest {
     /// more players; by its argument or its name). `None`: `simple` when
     /// it plays, else the first player.
     pub anchor: Option<String>,
+    /// Milliseconds a decision for every search player (`--budget-ms`),
+    /// replacing its own samples or budget (players that do not search
+    /// keep theirs; a job none of whose players searches is refused).
+    pub budget_ms: Option<f64>,
 }
 
 /// One row: a variant, its players, and the contest that plays it (two
@@ -173,6 +177,7 @@ impl JobRequest {
             command,
             experiment: Some(text),
             anchor: experiment.anchor,
+            budget_ms: None,
         }
     }
 
@@ -182,6 +187,8 @@ impl JobRequest {
     /// [`JobError::Input`]: a strategy that does not resolve, a bad sweep
     /// grid or parameter, a value or variant given twice.
     pub fn build(self, resolve: &Resolve<'_>) -> Result<JobSpec, JobError> {
+        let budgeted = |spec: &str, who: &str| budgeted(resolve(spec, who)?, self.budget_ms, who);
+        let resolve: &Resolve<'_> = &budgeted;
         let duplicate = self.duplicate && !matches!(self.layout, Layout::Balance { .. });
         let plan = |rules: &Rules, a: &Profile, b: &Profile| -> Arc<dyn Contest> {
             Arc::new(Plan {
@@ -345,6 +352,9 @@ impl JobRequest {
             }
         }
         distinct_files(&rows)?;
+        if self.budget_ms.is_some() {
+            no_search(&rows)?;
+        }
         let dir = match (self.out, self.name.or(default_name)) {
             (Some(out), _) => Some(out),
             (None, Some(name)) if self.default_folder => Some(Path::new("results").join(name)),
@@ -384,6 +394,48 @@ impl JobRequest {
             anchor,
         })
     }
+}
+
+/// `player` given `budget_ms` a decision if it searches, then named by
+/// its resolved profile, so the header and the rows show the worlds each
+/// side was given.
+fn budgeted(mut player: Player, budget_ms: Option<f64>, who: &str) -> Result<Player, JobError> {
+    if let Some(ms) = budget_ms
+        && player
+            .profile
+            .give_budget_ms(ms)
+            .map_err(|e| JobError::Input(format!("{who}: {e}")))?
+    {
+        player.name = player.profile.to_string();
+    }
+    Ok(player)
+}
+
+/// Refuses a time budget that no player of `rows` searches under.
+fn no_search(rows: &[Row]) -> Result<(), JobError> {
+    let searches = rows.iter().any(|r| {
+        r.plan
+            .profiles()
+            .iter()
+            .any(|p| p.params::<crate::strategy::McParams>().is_some())
+    });
+    if searches {
+        return Ok(());
+    }
+    let mut names: Vec<String> = Vec::new();
+    for name in rows.iter().flat_map(|r| &r.players) {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    Err(JobError::Input(format!(
+        "--budget-ms: none of {} searches under a time budget; it applies to mc players",
+        names
+            .iter()
+            .map(|p| format!("`{p}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )))
 }
 
 /// The players of a `Pairs` layout as given.

@@ -28,7 +28,7 @@ use rand_pcg::Pcg64Mcg;
 use self::answer::Reply;
 use self::explain::Names;
 use super::Failure;
-use super::input::ANSWER_LINE;
+use super::input::{ANSWER_LINE, CapRead};
 use super::rules::RulesArgs;
 use super::strategies::{resolve, strategy_help};
 

@@ -1,0 +1,159 @@
+"""The Python half of the front-end matrix (issue 30 item 6; the CLI's is
+tests/matrix.rs): every keyword of ``run``, ``match``, ``sweep`` and
+``balance`` × every format (two players, three, partnerships) gives a
+whole result or a Python exception with a message, never an empty or
+partial result."""
+
+import pytest
+
+import ginlab
+
+FORMATS = ["two", "three", "partnership"]
+
+
+class FirstLegal:
+    name = "first-legal"
+
+    def act(self, obs):
+        return obs.legal_actions[0]
+
+
+def players(fmt):
+    """Positional and keyword players of `match` for a format."""
+    return {
+        "two": ((FirstLegal(), "simple"), {}),
+        "three": (("greedy", FirstLegal(), "simple"), {}),
+        "partnership": ((), {"teams": ["greedy", FirstLegal()], "vs": ["simple", "random"]}),
+    }[fmt]
+
+
+SPECS = {
+    "two": 'seed = 1\ngames = 4\nplayers = ["greedy", "simple"]\n',
+    "three": 'seed = 1\ngames = 3\nformat = "three"\nplayers = ["greedy", "simple", "random"]\n',
+    "partnership": 'seed = 1\ngames = 2\nformat = "partnership"\nplayers = ["greedy", "simple", "simple", "random"]\n',
+}
+
+
+def keyword_values(tmp_path):
+    """One value for each keyword, some of which a format must refuse."""
+    return {
+        "games": 4,
+        "hands": 20,
+        "rules": "hoyle",
+        "rule": ["gin_bonus=30"],
+        "seed": 7,
+        "duplicate": False,
+        "threads": 2,
+        "out": str(tmp_path / "out"),
+        "shard": "1/2",
+        "resume": True,
+        "record": str(tmp_path / "games.jsonl"),
+        "sprt": "elo0=0,elo1=200",
+        "budget_ms": 1.0,
+        "objective": "points",
+        "anchor": "simple",
+        "players": {"simple": FirstLegal()},
+    }
+
+
+def check(call, *, out=None, tables=False):
+    """Runs `call`: a refusal is a ValueError or RuntimeError with a
+    message; a result has every row of its files, none empty."""
+    try:
+        result = call()
+    except (ValueError, RuntimeError) as error:
+        assert str(error).strip(), "an exception without a message"
+        return "refused"
+    assert isinstance(result, dict) and result["summary"], result
+    for row in result["summary"]:
+        assert row.get("games", 0) > 0 or row.get("hands", 0) > 0, row
+    if tables:
+        assert result["seats"], result
+    if out is not None:
+        written = (out / "summary.csv").read_text().splitlines()
+        assert len(written) - 1 == len(result["summary"])
+    return "played"
+
+
+def amount(kwargs):
+    return {} if "games" in kwargs or "hands" in kwargs else {"games": 4}
+
+
+MATCH = ["games", "hands", "rules", "rule", "seed", "duplicate", "threads", "out", "shard", "resume", "record", "sprt", "budget_ms"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("keyword", MATCH)
+def test_match(fmt, keyword, tmp_path):
+    values = keyword_values(tmp_path)
+    args, kwargs = players(fmt)
+    kwargs = {**kwargs, keyword: values[keyword]}
+    kwargs.update(amount(kwargs))
+    out = tmp_path / "out" if keyword == "out" else None
+    outcome = check(lambda: ginlab.match(*args, **kwargs), out=out, tables=fmt != "two")
+    # What must play and what must be refused, whatever the format.
+    if keyword in ("games", "rules", "rule", "seed", "duplicate", "threads", "out"):
+        assert outcome == "played"
+    if keyword in ("shard", "resume", "budget_ms"):
+        assert outcome == "refused"  # no folder; no search player
+    if fmt != "two" and keyword in ("hands", "record", "sprt"):
+        assert outcome == "refused"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_match_with_a_folder_shards_and_resumes(fmt, tmp_path):
+    args, kwargs = players(fmt)
+    out = tmp_path / "shard"
+    assert check(lambda: ginlab.match(*args, **kwargs, games=16, out=str(out), shard="1/2"), out=out, tables=fmt != "two") == "played"
+    resumed = tmp_path / "resumed"
+    assert check(lambda: ginlab.match(*args, **kwargs, games=4, out=str(resumed), resume=True)) == "refused"
+    budget = ("mc:samples=4",) + tuple(args[1:]) if args else args
+    if args:
+        assert check(lambda: ginlab.match(*budget, **kwargs, games=2, budget_ms=1.0), tables=fmt != "two") == "played"
+
+
+RUN = ["players", "out", "threads", "shard", "resume", "record", "anchor"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("keyword", RUN)
+def test_run(fmt, keyword, tmp_path):
+    values = keyword_values(tmp_path)
+    out = tmp_path / "out" if keyword == "out" else None
+    outcome = check(lambda: ginlab.run(SPECS[fmt], **{keyword: values[keyword]}), out=out, tables=fmt != "two")
+    if keyword in ("players", "out", "threads"):
+        assert outcome == "played"
+    if keyword in ("shard", "resume") or (keyword == "anchor" and fmt == "two"):
+        assert outcome == "refused"
+    if fmt != "two" and keyword in ("record", "anchor"):
+        assert outcome == "refused"
+
+
+SWEEP = ["games", "hands", "rules", "rule", "seed", "duplicate", "threads", "out", "shard", "resume", "objective", "budget_ms"]
+
+
+@pytest.mark.parametrize("keyword", SWEEP)
+def test_sweep(keyword, tmp_path):
+    kwargs = {keyword: keyword_values(tmp_path)[keyword]}
+    kwargs.update(amount(kwargs))
+    out = tmp_path / "out" if keyword == "out" else None
+    outcome = check(lambda: ginlab.sweep("greedy", "knock_at", [5, 10], "simple", **kwargs), out=out)
+    assert outcome == ("refused" if keyword in ("shard", "resume", "budget_ms") else "played")
+
+
+BALANCE = ["games", "hands", "rules", "rule", "seed", "threads", "out", "shard", "resume", "budget_ms"]
+
+
+@pytest.mark.parametrize("keyword", BALANCE)
+def test_balance(keyword, tmp_path):
+    kwargs = {keyword: keyword_values(tmp_path)[keyword]}
+    kwargs.update(amount(kwargs))
+    out = tmp_path / "out" if keyword == "out" else None
+    outcome = check(lambda: ginlab.balance("simple", **kwargs), out=out)
+    assert outcome == ("refused" if keyword in ("shard", "resume", "budget_ms") else "played")
+
+
+def test_a_study_sweeps_and_balances_a_search_player_on_a_budget():
+    swept = ginlab.sweep("mc:samples=4", "samples", [2, 4], "simple", hands=2, budget_ms=1.0)
+    assert len(swept["sweep"]) == 2
+    assert ginlab.balance("mc:samples=4", hands=2, budget_ms=1.0)["balance"]
