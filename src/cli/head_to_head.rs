@@ -192,7 +192,8 @@ pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
             }
         }
     };
-    let spec = request(&args, layout, (variant.clone(), rules), work, seed).build(&resolver(lab))?;
+    let spec =
+        request(&args, layout, (variant.clone(), rules), work, seed).build(&resolver(lab))?;
     let row = &spec.rows[0];
     super::warn_chosen_seed(args.seed, row.plan.profiles());
     // A bot could read the file standard output goes to while it plays:

@@ -65,10 +65,12 @@ pub fn run(args: RunArgs, lab: &Lab) -> Result<(), Failure> {
             &args.spec,
             text,
             args.out,
-            args.threads,
-            args.resume,
-            args.quiet,
-            args.json,
+            &super::tune::Playing {
+                threads: args.threads,
+                resume: args.resume,
+                quiet: args.quiet,
+                json: args.json,
+            },
             lab,
         );
     }

@@ -11,9 +11,9 @@ use ginlab::tune::spec::TuneSpec;
 use ginlab::tune::{Method, TuneOutcome, TuneRequest, tune};
 
 use super::job::{command, resolver};
-use ginlab::lab::Lab;
 use super::rules::RulesArgs;
 use super::{Failure, write_stdout};
+use ginlab::lab::Lab;
 
 /// `ginlab tune`.
 #[derive(Debug, Args)]
@@ -205,7 +205,26 @@ pub fn run(args: TuneArgs, lab: &Lab) -> Result<(), Failure> {
         command: command(),
         spec: None,
     };
-    play(&request, args.threads, args.resume, args.quiet, args.json)
+    let how = Playing {
+        threads: args.threads,
+        resume: args.resume,
+        quiet: args.quiet,
+        json: args.json,
+    };
+    play(&request, &how)
+}
+
+/// How a tuning run is played and reported (the flags `tune` and `run`
+/// share).
+pub struct Playing {
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Continue from the folder's `tune.json`.
+    pub resume: bool,
+    /// No status lines.
+    pub quiet: bool,
+    /// The answer as one JSON line.
+    pub json: bool,
 }
 
 /// `ginlab run SPEC` for a spec with a `[tune]` table.
@@ -213,10 +232,7 @@ pub fn run_spec(
     spec_path: &Path,
     text: String,
     out: Option<PathBuf>,
-    threads: usize,
-    resume: bool,
-    quiet: bool,
-    json: bool,
+    how: &Playing,
     lab: &Lab,
 ) -> Result<(), Failure> {
     let named = |e: String| Failure::input(format!("tuning spec {}: {e}", spec_path.display()));
@@ -251,26 +267,20 @@ pub fn run_spec(
             ginlab::job::JobError::Input(m) => named(m),
             other => other.into(),
         })?;
-    play(&request, threads, resume, quiet, json)
+    play(&request, how)
 }
 
-fn play(
-    request: &TuneRequest,
-    threads: usize,
-    resume: bool,
-    quiet: bool,
-    json: bool,
-) -> Result<(), Failure> {
+fn play(request: &TuneRequest, how: &Playing) -> Result<(), Failure> {
     let status = |line: &str| {
-        if !quiet {
+        if !how.quiet {
             eprintln!("{line}");
         }
     };
-    let outcome = tune(request, threads, resume, &status)?;
+    let outcome = tune(request, how.threads, how.resume, &status)?;
     for note in &outcome.notes {
         eprintln!("note: {note}");
     }
-    let text = if json {
+    let text = if how.json {
         let mut line = serde_json::to_string(&outcome).map_err(|e| Failure::Run(e.into()))?;
         line.push('\n');
         line
