@@ -53,6 +53,37 @@ fn example_bots_are_compliant() {
     }
 }
 
+/// `--cwd` runs the bot in a folder, as a profile's `cwd` does: the
+/// script named relative to it is found only there, and a folder that is
+/// not there is bad input.
+#[test]
+fn check_bot_runs_the_bot_in_its_working_directory() {
+    ginlab()
+        .args([
+            "check-bot",
+            "--cwd",
+            "examples/bots",
+            "--",
+            "python3",
+            "greedy_bot.py",
+        ])
+        .assert()
+        .success()
+        .stdout(contains("verdict    COMPLIANT"));
+    ginlab()
+        .args([
+            "check-bot",
+            "--cwd",
+            "no/such/folder",
+            "--",
+            "python3",
+            "greedy_bot.py",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("its working directory (cwd)"));
+}
+
 #[test]
 fn check_bot_reports_each_violation_with_the_lines() {
     let output = ginlab()

@@ -24,6 +24,9 @@ pub struct CheckBotArgs {
     /// Folder for the bot's stderr logs (default: a folder in the system's temp directory).
     #[arg(long, value_name = "DIR")]
     log_dir: Option<PathBuf>,
+    /// The bot's working directory, as a profile's `cwd` (for a bot that reads a data file by a relative name; default: ginlab's).
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
     /// The bot's command and arguments, after `--`.
     #[arg(required = true, last = true, value_name = "CMD")]
     command: Vec<String>,
@@ -34,6 +37,7 @@ pub fn run(args: CheckBotArgs, lab: &ginlab::lab::Lab) -> Result<(), Failure> {
     spec.timeout_ms = args.timeout_ms;
     spec.log_dir = args.log_dir;
     spec.quit_ms = args.quit_ms;
+    spec.cwd = args.cwd;
     if let Some(text) = &args.options {
         spec.options = ginlab::protocol::options_from_json(text).map_err(|e| {
             Failure::input(format!(
