@@ -801,7 +801,15 @@ mod tests {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|x| x == "toml") {
                 let text = std::fs::read_to_string(&path).unwrap();
-                if let Err(e) = Experiment::from_toml(&text) {
+                // A `[tune]` spec is `ginlab run`'s other kind.
+                let read = if crate::tune::spec::is_tune_spec(&text) {
+                    crate::tune::spec::TuneSpec::from_toml(&text).map(drop)
+                } else {
+                    Experiment::from_toml(&text)
+                        .map(drop)
+                        .map_err(|e| e.to_string())
+                };
+                if let Err(e) = read {
                     panic!("{}: {e}", path.display());
                 }
                 specs += 1;
