@@ -533,6 +533,9 @@ fn seated(
     build: impl FnOnce(u64) -> Box<dyn Strategy>,
 ) -> &mut dyn Strategy {
     if !slot.as_mut().is_some_and(|player| player.reset(seed)) {
+        // The old player goes first: an external bot's process returns to
+        // its pool, so the new player takes it rather than starting another.
+        *slot = None;
         *slot = Some(build(seed));
     }
     slot.as_deref_mut().expect("a player is seated")
