@@ -350,6 +350,25 @@ fn program_paths(command: &[String], dir: &Path, cwd: &Path, notes: &mut Vec<Str
             }
         }
     }
+    // A program named by its path (a virtual environment's
+    // `venv/bin/python`, a link into an installation) in a `bin` folder:
+    // its installation too, and the installation the link leads to, as for
+    // one found on `PATH`. Only for `bin`: the folder above any other
+    // program's folder may be a shared one such as /tmp.
+    if let Some(first) = command.first().filter(|p| p.contains('/')) {
+        let path = dir.join(first);
+        if path.is_file() {
+            for path in [path.clone(), path.canonicalize().unwrap_or(path)] {
+                if let Some(folder) = path.parent()
+                    && folder.file_name().is_some_and(|n| n == "bin")
+                    && let Some(root) = folder.parent()
+                    && !too_wide(root, cwd)
+                {
+                    grant(root.to_path_buf(), false, notes);
+                }
+            }
+        }
+    }
     // Words, the words of a shell command (`sh -c "python3 bot.py"`), and
     // the entries of class paths.
     let parts = command.iter().flat_map(|word| {
@@ -551,5 +570,33 @@ mod tests {
         assert!(paths.contains(&file.canonicalize().unwrap()), "{paths:?}");
         assert!(!paths.contains(&std::env::current_dir().unwrap()), "{paths:?}");
         assert_eq!(notes.len(), 1, "{notes:?}");
+    }
+
+    /// A program named by its path in a `bin` folder brings its
+    /// installation, and that of the file a link leads to (a virtual
+    /// environment's python and the interpreter it links to); a program in
+    /// any other folder brings that folder only.
+    #[test]
+    fn a_program_named_by_path_brings_its_installation() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let install = root.join("install");
+        let venv = root.join("venv");
+        std::fs::create_dir_all(install.join("bin")).unwrap();
+        std::fs::create_dir_all(install.join("lib")).unwrap();
+        std::fs::create_dir_all(venv.join("bin")).unwrap();
+        std::fs::write(install.join("bin/python3.11"), "").unwrap();
+        std::os::unix::fs::symlink(install.join("bin/python3.11"), venv.join("bin/python")).unwrap();
+        std::fs::create_dir_all(root.join("bots")).unwrap();
+        std::fs::write(root.join("bots/bot"), "").unwrap();
+        let cwd = root.join("elsewhere");
+        let mut notes = Vec::new();
+        let python = venv.join("bin/python").display().to_string();
+        let paths = program_paths(&[python, "bot.py".into()], &root, &cwd, &mut notes);
+        assert!(paths.contains(&venv), "{paths:?}");
+        assert!(paths.contains(&install), "{paths:?}");
+        let bot = root.join("bots/bot").display().to_string();
+        let paths = program_paths(&[bot], &root, &cwd, &mut notes);
+        assert_eq!(paths, [root.join("bots")]);
     }
 }
