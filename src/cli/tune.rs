@@ -11,7 +11,6 @@ use ginlab::tune::spec::TuneSpec;
 use ginlab::tune::{Method, TuneOutcome, TuneRequest, tune};
 
 use super::job::{command, resolver};
-use super::rules::RulesArgs;
 use super::{Failure, write_stdout};
 use ginlab::lab::Lab;
 
@@ -134,25 +133,7 @@ fn opponent(text: &str, resolve: &ginlab::job::Resolve<'_>) -> Result<(Player, u
 
 pub fn run(args: TuneArgs, lab: &Lab) -> Result<(), Failure> {
     let resolve = resolver(lab);
-    let names = if args.variants.is_empty() {
-        vec!["standard".to_owned()]
-    } else {
-        args.variants.clone()
-    };
-    let mut variants = Vec::new();
-    for name in &names {
-        let rules = RulesArgs {
-            rules: name.clone(),
-            overrides: args.overrides.clone(),
-        }
-        .resolve()?;
-        let stem = Path::new(name)
-            .file_stem()
-            .map_or(name.clone(), |s| s.to_string_lossy().into_owned());
-        variants.push((stem, rules));
-    }
-    let stems: Vec<String> = variants.iter().map(|(s, _)| s.clone()).collect();
-    ginlab::job::given_once("--rules", &names, &stems, "variant")?;
+    let variants = ginlab::job::study_variants(&args.variants, &args.overrides)?;
     let strategy = resolve(&args.strategy, "--strategy")?;
     let vs = if args.vs.is_empty() {
         vec!["simple".to_owned()]
