@@ -375,14 +375,7 @@ impl JobRequest {
             work: work.to_owned(),
             count,
             duplicate,
-            variants: self
-                .variants
-                .iter()
-                .map(|(name, rules)| VariantRules {
-                    name: name.clone(),
-                    rules: rules.to_toml(),
-                })
-                .collect(),
+            variants: VariantRules::list(&self.variants),
             experiment: self.experiment,
         };
         Ok(JobSpec {

@@ -443,6 +443,20 @@ pub struct VariantRules {
     pub rules: String,
 }
 
+impl VariantRules {
+    /// The manifest's `[[variant]]` entries of `variants`.
+    #[must_use]
+    pub fn list(variants: &[(String, crate::rules::Rules)]) -> Vec<VariantRules> {
+        variants
+            .iter()
+            .map(|(name, rules)| VariantRules {
+                name: name.clone(),
+                rules: rules.to_toml(),
+            })
+            .collect()
+    }
+}
+
 impl Manifest {
     /// The build's version and commit.
     pub const VERSION: &'static str = env!("CARGO_PKG_VERSION");

@@ -240,14 +240,7 @@ pub fn finish(
                 work: if request.games { "games" } else { "hands" }.to_owned(),
                 count,
                 duplicate: true,
-                variants: request
-                    .variants
-                    .iter()
-                    .map(|(name, rules)| VariantRules {
-                        name: name.clone(),
-                        rules: rules.to_toml(),
-                    })
-                    .collect(),
+                variants: VariantRules::list(&request.variants),
                 experiment: None,
             },
             dir: Some(request.out.join(CHECKPOINT_DIR)),
