@@ -17,7 +17,8 @@ package calls them in-process.
   the files the CLI writes, by file (``result["summary"]`` is a list of
   dicts that ``pandas.DataFrame`` accepts), and with ``out=`` writes the
   CLI's folder byte for byte. ``ginlab.ray.run`` runs a job's shards as Ray
-  tasks.
+  tasks; ``ginlab.rllib.GinMultiAgentEnv`` is an RLlib ``MultiAgentEnv``
+  for self-play training on a Ray cluster.
 - ``solve``, ``solve_batch``: the meld solver.
 
 Action ids: 0..51 discard card id, 52..103 knock discarding card id - 52,

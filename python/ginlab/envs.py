@@ -381,6 +381,77 @@ def _register() -> None:
 _register()
 
 
+class Seats:
+    """The game behind the multi-agent environments (``GinAECEnv`` and
+    ``ginlab.rllib.GinMultiAgentEnv``): every seat an agent, one acting at
+    a time, and one reward definition for both.
+
+    ``Seats(players=2, rules="standard", episode="game", seed=0)``: two
+    players play a ``Game`` (an episode is a hand or a game); three (the
+    dealer sits out) or four (partnerships 0+2 against 1+3) play a whole
+    game through the library's own loop (``MultiGame``).
+
+    **Rewards** (``step``): hand points won (+) or lost (-) as hands end
+    (two players: each hand; three: the hand, between the two who played
+    it; partnerships: each round's team score to both partners), and at
+    the end of a game episode the final margin: each losing side pays the
+    winning side the difference of their final scores, bonuses included
+    (RULES.md: game bonus, boxes, shutout for two players; game bonus and
+    boxes for three; partnerships have none), so the winner of a
+    three-player game gets the sum of both.
+    """
+
+    def __init__(self, players: int = 2, rules: str = "standard", episode: str = "game", seed: int = 0):
+        if players not in (2, 3, 4):
+            raise ValueError(f"players={players!r}: give 2, 3 (three-player) or 4 (partnerships)")
+        if players > 2 and episode != "game":
+            raise ValueError(f"players={players}: an episode is a whole game (episode='game')")
+        self.players = players
+        self.episode = episode
+        if players == 2:
+            self.game = Game(rules, seed, episode)
+        else:
+            self.game = MultiGame("three" if players == 3 else "partnership", rules, seed)
+        self.game_rewards: Optional[List[int]] = None
+
+    @property
+    def current_player(self) -> Optional[int]:
+        return self.game.current_player
+
+    @property
+    def done(self) -> bool:
+        return self.game.done
+
+    def observation(self, player: int) -> Optional[Observation]:
+        """`player`'s own view (None before a three-player game deals it in)."""
+        return self.game.observation(player)
+
+    def step(self, action: int) -> Tuple[List[float], bool]:
+        """Plays `action` for the player to act (an illegal one raises
+        ValueError); returns each player's reward and whether the episode
+        is over."""
+        points, done = self.game.step(int(action))
+        rewards = [float(p) for p in points]
+        if done and self.episode == "game":
+            self.game_rewards = [self.game.game_reward(i) for i in range(self.players)]
+            rewards = [r + g for r, g in zip(rewards, self.game_rewards)]
+        return rewards, done
+
+    def end_info(self, player: int) -> Dict[str, Any]:
+        """What an episode's end tells `player`: the score sheet
+        (``result``, once a game is over; two players also ``last_hand``)
+        and ``game_reward``, the final margin its last reward includes."""
+        if self.players == 2:
+            info: Dict[str, Any] = {"last_hand": self.game.last_hand}
+            if self.episode == "game":
+                info["result"] = self.game.result
+        else:
+            info = {"result": self.game.result, "winner": self.game.winner}
+        if self.game_rewards is not None:
+            info["game_reward"] = self.game_rewards[player]
+        return info
+
+
 def _aec_base():
     try:
         from pettingzoo import AECEnv
@@ -407,13 +478,12 @@ if _AECEnv is not None:
         (374,) int32, "action_mask": (109,) int8}`` of that agent's own view
         (``ginlab.envs.flat``; the latest hand it played while it sits
         out), the mask all zero when it is not the agent's turn. Rewards
-        are hand points won (+) or lost (-): for two players each hand (plus
-        the final margin at the end of a game episode), for three the hand
-        between the two who played it, for partnerships each round's team
-        score to both partners. An illegal action raises ValueError.
-        ``render()`` (``"ansi"``) shows the view of the agent to act. The
-        env is the dealer: agents are handed observations only. With
-        ``full_information=True`` (two players), ``state()`` and
+        are ``Seats``' (hand points as hands end, the final margin with
+        every bonus at the end of a game); the end's infos give the score
+        sheet (``result``) and ``game_reward``. An illegal action raises
+        ValueError. ``render()`` (``"ansi"``) shows the view of the agent
+        to act. The env is the dealer: agents are handed observations only.
+        With ``full_information=True`` (two players), ``state()`` and
         ``full_information_game`` give the whole game.
         """
 
@@ -435,13 +505,8 @@ if _AECEnv is not None:
             super().__init__()
             if render_mode is not None and render_mode not in self.metadata["render_modes"]:
                 raise ValueError(f"render_mode={render_mode!r}: give None or 'ansi'")
-            if players not in (2, 3, 4):
-                raise ValueError(f"players={players!r}: give 2, 3 (three-player) or 4 (partnerships)")
-            if players > 2 and (episode != "game" or full_information):
-                raise ValueError(
-                    f"players={players}: an episode is a whole game (episode='game') "
-                    "and full_information is for two players"
-                )
+            if players != 2 and full_information:
+                raise ValueError(f"players={players}: full_information is for two players")
             self.rules = rules
             self.episode = episode
             self.players = players
@@ -450,18 +515,15 @@ if _AECEnv is not None:
             self.possible_agents: List[str] = [f"player_{i}" for i in range(players)]
             self.agents: List[str] = []
             self._seed_rng = np.random.default_rng(seed)
-            self.__game = self._new_game(0)  # checks the arguments now
+            self.__seats = self._new_game(0)  # checks the arguments now
             space = spaces.Dict(
                 {"observation": flat_space(), "action_mask": spaces.MultiBinary(ACTIONS)}
             )
             self.observation_spaces = {a: space for a in self.possible_agents}
             self.action_spaces = {a: spaces.Discrete(ACTIONS) for a in self.possible_agents}
 
-        def _new_game(self, seed: int):
-            if self.players == 2:
-                return Game(self.rules, seed, self.episode)
-            fmt = "three" if self.players == 3 else "partnership"
-            return MultiGame(fmt, self.rules, seed)
+        def _new_game(self, seed: int) -> Seats:
+            return Seats(self.players, self.rules, self.episode, seed)
 
         def observation_space(self, agent: str):
             return self.observation_spaces[agent]
@@ -477,7 +539,7 @@ if _AECEnv is not None:
                     "full_information_game: this env is fair; make it with "
                     "full_information=True for the whole game"
                 )
-            return self.__game
+            return self.__seats.game
 
         def state(self) -> np.ndarray:
             """Both seats' card planes, (2, 6, 52) uint8 (full information
@@ -486,22 +548,22 @@ if _AECEnv is not None:
                 raise NotImplementedError(
                     "state() shows both hands: make the env with full_information=True"
                 )
-            return np.stack([arrays(self.__game.observation(s))["cards"] for s in (0, 1)])
+            return np.stack([arrays(self.__seats.observation(s))["cards"] for s in (0, 1)])
 
         def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None):
             if seed is not None:
                 self._seed_rng = np.random.default_rng(seed)
-            self.__game = self._new_game(int(self._seed_rng.integers(_SEED_LIMIT)))
+            self.__seats = self._new_game(int(self._seed_rng.integers(_SEED_LIMIT)))
             self.agents = list(self.possible_agents)
             self.rewards = {a: 0.0 for a in self.agents}
             self._cumulative_rewards = {a: 0.0 for a in self.agents}
             self.terminations = {a: False for a in self.agents}
             self.truncations = {a: False for a in self.agents}
             self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
-            self.agent_selection = self.possible_agents[self.__game.current_player]
+            self.agent_selection = self.possible_agents[self.__seats.current_player]
 
         def _view(self, agent: str) -> Optional[Observation]:
-            return self.__game.observation(self.possible_agents.index(agent))
+            return self.__seats.observation(self.possible_agents.index(agent))
 
         def observe(self, agent: str) -> Dict[str, np.ndarray]:
             view = self._view(agent)
@@ -517,24 +579,16 @@ if _AECEnv is not None:
                 self._was_dead_step(action)
                 return
             self._cumulative_rewards[agent] = 0.0
-            rewards, done = self.__game.step(int(action))
-            for i, a in enumerate(self.possible_agents):
-                self.rewards[a] = float(rewards[i])
+            rewards, done = self.__seats.step(int(action))
+            for a, reward in zip(self.possible_agents, rewards):
+                self.rewards[a] = reward
             if done:
-                if self.players == 2 and self.episode == "game":
-                    for i, a in enumerate(self.possible_agents):
-                        self.rewards[a] += float(self.__game.game_reward(i))
-                for a in self.possible_agents:
+                for i, a in enumerate(self.possible_agents):
                     self.terminations[a] = True
-                    self.infos[a] = self._end_info()
+                    self.infos[a] = self.__seats.end_info(i)
             else:
-                self.agent_selection = self.possible_agents[self.__game.current_player]
+                self.agent_selection = self.possible_agents[self.__seats.current_player]
             self._accumulate_rewards()
-
-        def _end_info(self) -> Dict[str, Any]:
-            if self.players == 2:
-                return {"last_hand": self.__game.last_hand}
-            return {"winner": self.__game.winner}
 
         def render(self) -> Optional[str]:
             if self.render_mode != "ansi" or not self.agents:

@@ -16,6 +16,7 @@ use ginlab::engine::{
 use ginlab::rules::Rules;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -29,9 +30,39 @@ enum Msg {
     Decide(usize),
     /// Hand points won (+) and lost (-) by player, from a hand or a round.
     Points(Vec<i64>),
-    /// The game is over: the winner (player, or team for partnerships), or
-    /// why it stopped.
-    Over(Result<usize, String>),
+    /// The game is over: its score sheet, or why it stopped.
+    Over(Result<Sheet, String>),
+}
+
+/// A finished game's score sheet, by side: player (three) or team
+/// (partnership).
+struct Sheet {
+    /// The side that reached the target.
+    winner: usize,
+    /// Final scores: three players with the game and box bonuses; team
+    /// scores for partnerships (RULES.md gives them no bonuses).
+    final_scores: Vec<u32>,
+    /// Three players: hand points and hands won by player (the bonuses'
+    /// inputs); None for partnerships.
+    hand_tallies: Option<(Vec<u32>, Vec<u32>)>,
+    /// Hands dealt (three) or rounds played (partnership).
+    hands: u32,
+}
+
+impl Sheet {
+    /// What side `side` gets at the end of the game, as two-player games
+    /// give the final margin: each loser pays the winner the difference of
+    /// their final scores, so the winner gets the sum.
+    fn game_reward(&self, side: usize) -> i64 {
+        let lead = |loser: usize| {
+            i64::from(self.final_scores[self.winner]) - i64::from(self.final_scores[loser])
+        };
+        if side == self.winner {
+            (0..self.final_scores.len()).map(lead).sum()
+        } else {
+            -lead(side)
+        }
+    }
 }
 
 /// The latest view of each player (shared with the worker).
@@ -136,11 +167,21 @@ pub struct MultiGame {
     /// In a mutex only because Python objects must be `Sync`.
     from_worker: Mutex<Receiver<Msg>>,
     to_act: Option<usize>,
-    winner: Option<usize>,
+    sheet: Option<Sheet>,
     worker: Option<JoinHandle<()>>,
 }
 
 impl MultiGame {
+    fn check_player(&self, player: usize) -> PyResult<()> {
+        if player >= self.players {
+            return Err(PyValueError::new_err(format!(
+                "player {player}: give 0..{}",
+                self.players
+            )));
+        }
+        Ok(())
+    }
+
     /// Reads the worker's messages until a decision or the end.
     fn advance(&mut self) -> PyResult<(Vec<i64>, bool)> {
         let mut points = vec![0; self.players];
@@ -153,10 +194,10 @@ impl MultiGame {
                     return Ok((points, false));
                 }
                 Ok(Msg::Points(p)) => points.iter_mut().zip(p).for_each(|(a, b)| *a += b),
-                Ok(Msg::Over(Ok(winner))) => {
+                Ok(Msg::Over(Ok(sheet))) => {
                     drop(from_worker);
                     self.to_act = None;
-                    self.winner = Some(winner);
+                    self.sheet = Some(sheet);
                     return Ok((points, true));
                 }
                 Ok(Msg::Over(Err(e))) => return Err(PyRuntimeError::new_err(e)),
@@ -212,7 +253,12 @@ impl MultiGame {
                 play_three(rules, &mut three, &mut rng, |hand| {
                     let _ = tell.send(Msg::Points(hand_points(hand, 3)));
                 })
-                .map(|r| r.winner)
+                .map(|r| Sheet {
+                    winner: r.winner,
+                    final_scores: r.final_scores.to_vec(),
+                    hand_tallies: Some((r.points.to_vec(), r.hands_won.to_vec())),
+                    hands: r.hands,
+                })
             } else {
                 let Ok(mut four) = <[&mut dyn Strategy; 4]>::try_from(refs) else {
                     unreachable!("four seats were made")
@@ -227,7 +273,12 @@ impl MultiGame {
                     }
                     let _ = tell.send(Msg::Points(points));
                 })
-                .map(|r| r.winner)
+                .map(|r| Sheet {
+                    winner: r.winner,
+                    final_scores: r.team_points.to_vec(),
+                    hand_tallies: None,
+                    hands: r.rounds,
+                })
             };
             let _ = to_caller.send(Msg::Over(result.map_err(|e| e.to_string())));
         });
@@ -237,7 +288,7 @@ impl MultiGame {
             answers,
             from_worker: Mutex::new(from_worker),
             to_act: None,
-            winner: None,
+            sheet: None,
             worker: Some(worker),
         };
         game.advance()?;
@@ -265,18 +316,49 @@ impl MultiGame {
     /// The winner once over: a player (three) or a team (partnership).
     #[getter]
     fn winner(&self) -> Option<usize> {
-        self.winner
+        self.sheet.as_ref().map(|s| s.winner)
+    }
+
+    /// The score sheet once over, None before: a dict of `winner`,
+    /// `final_scores` (three: with the game and box bonuses; partnership:
+    /// the team scores) and `hands` (three) or `rounds` (partnership);
+    /// three players also `points` (hand points) and `hands_won`.
+    #[getter]
+    fn result<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(sheet) = &self.sheet else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("winner", sheet.winner)?;
+        d.set_item("final_scores", sheet.final_scores.clone())?;
+        if let Some((points, hands_won)) = &sheet.hand_tallies {
+            d.set_item("points", points.clone())?;
+            d.set_item("hands_won", hands_won.clone())?;
+            d.set_item("hands", sheet.hands)?;
+        } else {
+            d.set_item("rounds", sheet.hands)?;
+        }
+        Ok(Some(d))
+    }
+
+    /// The game reward of `player` once over, else 0: as the two-player
+    /// final margin, each losing side pays the winning side the difference
+    /// of their final scores (three players: the winner gets the sum; a
+    /// partnership's margin goes to both partners).
+    fn game_reward(&self, player: usize) -> PyResult<i64> {
+        self.check_player(player)?;
+        let side = if self.players == 4 {
+            team_of(player)
+        } else {
+            player
+        };
+        Ok(self.sheet.as_ref().map_or(0, |s| s.game_reward(side)))
     }
 
     /// The latest view of `player`: its hand in play, or the last hand it
     /// played (phase over) while it sits out; None before its first deal.
     fn observation(&self, player: usize) -> PyResult<Option<Observation>> {
-        if player >= self.players {
-            return Err(PyValueError::new_err(format!(
-                "player {player}: give 0..{}",
-                self.players
-            )));
-        }
+        self.check_player(player)?;
         let views = self.views.lock().unwrap_or_else(|e| e.into_inner());
         Ok(views[player].clone().map(|inner| Observation { inner }))
     }

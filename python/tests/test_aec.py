@@ -126,3 +126,102 @@ def test_multi_game_checks_actions_and_a_dropped_game_stops():
         game = ginlab.MultiGame("three", seed=seed)
         game.step(game.legal_actions[0])
         del game
+
+
+def play_logged(env, rng):
+    """Plays one episode of `env` (reset) at random; returns each step's
+    rewards (a dict by agent, in step order) and the end's infos."""
+    steps = []
+    while not all(env.terminations.values()):
+        legal = list(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))
+        env.step(rng.choice(legal))
+        steps.append(dict(env.rewards))
+    return steps, {a: dict(env.infos[a]) for a in env.possible_agents}
+
+
+# RULES.md: the standard preset's end-of-game bonuses.
+GAME_BONUS, BOX_BONUS = 100, 20
+
+
+@pytest.mark.parametrize("seed", [6, 7, 8])
+def test_three_player_rewards_add_up_to_the_score_sheet(seed):
+    env = GinAECEnv(players=3, seed=seed)
+    env.reset(seed=seed)
+    steps, infos = play_logged(env, random.Random(seed))
+    agents = env.possible_agents
+    game_part = {a: infos[a]["game_reward"] for a in agents}
+    # Hand points only: every step's reward, less the final margin at the end.
+    hand_steps = steps[:-1] + [{a: steps[-1][a] - game_part[a] for a in agents}]
+    points, won = [0, 0, 0], [0, 0, 0]
+    for rewards in hand_steps:
+        gains = [rewards[a] for a in agents]
+        assert sum(gains) == 0 and sorted(gains)[1] == 0  # a hand is between two players
+        for i, g in enumerate(gains):
+            if g > 0:
+                points[i] += g
+                won[i] += 1
+    sheet = infos[agents[0]]["result"]
+    winner = sheet["winner"]
+    assert sheet["points"] == points and sheet["hands_won"] == won
+    assert points[winner] >= 100 and sum(won) <= sheet["hands"]
+    final = [points[i] + BOX_BONUS * won[i] + GAME_BONUS * (i == winner) for i in range(3)]
+    assert sheet["final_scores"] == final
+    # The final margin: each loser pays the winner the difference.
+    for i, a in enumerate(agents):
+        expected = (
+            sum(final[winner] - f for f in final) if i == winner else final[i] - final[winner]
+        )
+        assert game_part[a] == expected
+        assert sum(r[a] for r in steps) == sum(r[a] for r in hand_steps) + expected
+    assert game_part[agents[winner]] > 0 and sum(game_part.values()) == 0
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_partnership_rewards_add_up_to_the_score_sheet(seed):
+    env = GinAECEnv(players=4, seed=seed)
+    env.reset(seed=seed)
+    steps, infos = play_logged(env, random.Random(seed))
+    agents = env.possible_agents
+    sheet = infos[agents[0]]["result"]
+    team_points = [0, 0]
+    for rewards in steps[:-1]:
+        for team in (0, 1):
+            team_points[team] += max(rewards[agents[team]], 0)
+            assert rewards[agents[team]] == rewards[agents[team + 2]]
+    winner = sheet["winner"]
+    margin = sheet["final_scores"][winner] - sheet["final_scores"][1 - winner]
+    last = steps[-1][agents[winner]] - margin  # the last round's score
+    assert last > 0
+    team_points[winner] += last
+    # RULES.md gives partnerships no bonuses: the sheet is the team scores.
+    assert sheet["final_scores"] == team_points and team_points[winner] >= 125
+    for i, a in enumerate(agents):
+        sign = 1 if i % 2 == winner else -1
+        assert infos[a]["game_reward"] == sign * margin
+        assert steps[-1][a] == sign * (last + margin)
+
+
+def test_two_player_game_rewards_add_the_final_margin():
+    env = GinAECEnv(seed=9)
+    env.reset(seed=9)
+    steps, infos = play_logged(env, random.Random(9))
+    result = infos["player_0"]["result"]
+    w = result["winner"]
+    for i, a in enumerate(env.possible_agents):
+        assert infos[a]["game_reward"] == (result["margin"] if i == w else -result["margin"])
+    hand = [sum(r[a] for r in steps) - infos[a]["game_reward"] for a in env.possible_agents]
+    assert hand[0] == -hand[1]
+    assert abs(hand[0]) <= sum(result["final_scores"])
+
+
+def test_multi_game_result_and_game_reward():
+    game = ginlab.MultiGame("three", seed=3)
+    assert game.result is None and game.game_reward(0) == 0
+    with pytest.raises(ValueError, match="player 3"):
+        game.game_reward(3)
+    rng = random.Random(3)
+    while not game.done:
+        game.step(rng.choice(game.legal_actions))
+    sheet = game.result
+    assert set(sheet) == {"winner", "final_scores", "points", "hands_won", "hands"}
+    assert sum(game.game_reward(i) for i in range(3)) == 0
