@@ -324,7 +324,8 @@ mod tests {
         assert_eq!(left.min_over(CardSet::EMPTY), PerCard::NONE);
         assert_eq!(left.least_and_ties(hand), (24, set("QC KC")));
         let spades = set("AS 2S 3S 4S");
-        assert_eq!(left.least_and_ties(spades), (34, spades));
+        // Dropping 2S or 3S breaks the run; dropping an end keeps 3 of it.
+        assert_eq!(left.least_and_ties(spades), (34, set("AS 4S")));
         assert_eq!(
             left.least_and_ties(set("7H 5H 9D KS")),
             (
