@@ -234,6 +234,37 @@ fn bench_batch(c: &mut Criterion) {
             })
         },
     );
+    // The least deadwood over an 11-card hand's discards and the cards
+    // reaching it (simple's turn end), in one pass against two.
+    let lefts: Vec<(CardSet, meld::PerCard)> = elevens
+        .iter()
+        .map(|&h| (h, meld::deadwood_without_each(h)))
+        .collect();
+    let two_passes = |(h, left): &(CardSet, meld::PerCard)| {
+        let least = left.min_over(*h);
+        (least, left.cards_at(*h, least))
+    };
+    let one_pass = |(h, left): &(CardSet, meld::PerCard)| left.least_and_ties(*h);
+    for (variant, f) in [
+        (
+            "one_pass",
+            &one_pass as &dyn Fn(&(CardSet, meld::PerCard)) -> (u8, CardSet),
+        ),
+        ("min_over_cards_at", &two_passes),
+    ] {
+        let fold = |(least, ties): (u8, CardSet)| u64::from(least) * 64 + ties.bits() % 61;
+        let expected: u64 = lefts.iter().map(|x| fold(two_passes(x))).sum();
+        group.bench_with_input(
+            BenchmarkId::new("least_and_ties_11", variant),
+            &lefts,
+            |b, lefts| {
+                b.iter(|| {
+                    let sum: u64 = lefts.iter().map(|x| fold(f(black_box(x)))).sum();
+                    assert_eq!(sum, expected);
+                })
+            },
+        );
+    }
     let tens = played_hands(10, 7);
     let with_scalar = |h: CardSet| -> u64 {
         (!h).iter()

@@ -117,6 +117,10 @@ pub struct Hand<'r> {
     dealer: Seat,
     scores: [u32; 2],
     hands: [CardSet; 2],
+    /// `hands[i].len()`, kept as the hand changes so that a view does not
+    /// count bits (a population count is a dozen instructions on baseline
+    /// x86-64, which has no `popcnt`).
+    held: [u32; 2],
     known: [CardSet; 2],
     stock: [Card; 52],
     stock_next: usize,
@@ -268,6 +272,7 @@ impl<'r> Hand<'r> {
             dealer,
             scores,
             hands,
+            held: hands.map(CardSet::len),
             known: [CardSet::EMPTY; 2],
             stock: *cards,
             stock_next: DEALT,
@@ -345,6 +350,7 @@ impl<'r> Hand<'r> {
             dealer: view.dealer,
             scores,
             hands,
+            held: hands.map(CardSet::len),
             known,
             stock: cards,
             stock_next: top,
@@ -447,6 +453,7 @@ impl<'r> Hand<'r> {
     /// What `seat` may know now.
     pub fn view(&self, seat: Seat) -> PlayerView<'_> {
         let other = seat.other();
+        debug_assert_eq!(self.held, self.hands.map(CardSet::len));
         PlayerView {
             seat,
             dealer: self.dealer,
@@ -459,7 +466,7 @@ impl<'r> Hand<'r> {
             upcard: self.upcard,
             pile: &self.pile,
             opponent_known: self.known[other.index()],
-            opponent_cards: self.hands[other.index()].len(),
+            opponent_cards: self.held[other.index()],
             stock_size: (52 - self.stock_next) as u32,
             turn: self.turns,
             knock_limit: self.knock_limit,
@@ -530,6 +537,7 @@ impl<'r> Hand<'r> {
             self.events.push(Event::UpcardTaken { seat, card });
             self.pile.pop();
             self.hands[seat.index()].insert(card);
+            self.held[seat.index()] += 1;
             self.known[seat.index()].insert(card);
             self.taken = Some(card);
             self.phase = Phase::EndTurn {
@@ -569,6 +577,7 @@ impl<'r> Hand<'r> {
                 let card = self.stock[self.stock_next];
                 self.stock_next += 1;
                 self.hands[seat.index()].insert(card);
+                self.held[seat.index()] += 1;
                 self.taken = None;
                 self.events.push(Event::DrewStock { seat });
             }
@@ -583,6 +592,7 @@ impl<'r> Hand<'r> {
     fn take_pile(&mut self, seat: Seat) {
         let card = self.pile.pop().expect("the pile is not empty");
         self.hands[seat.index()].insert(card);
+        self.held[seat.index()] += 1;
         self.known[seat.index()].insert(card);
         self.taken = Some(card);
         self.events.push(Event::TookPile { seat, card });
@@ -615,6 +625,7 @@ impl<'r> Hand<'r> {
                 });
             }
             self.hands[seat.index()] = rest;
+            self.held[seat.index()] -= 1;
             self.known[seat.index()].remove(card);
             self.face_down = Some(card);
             self.events.push(Event::Knocked { seat });
@@ -625,6 +636,7 @@ impl<'r> Hand<'r> {
             return Err(IllegalAction::MustKnock);
         }
         self.hands[seat.index()] = rest;
+        self.held[seat.index()] -= 1;
         self.known[seat.index()].remove(card);
         self.pile.push(card);
         self.taken = None;

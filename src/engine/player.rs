@@ -157,6 +157,9 @@ pub fn play_hand_inspected(
                 source,
             })?;
         inspect(hand);
+        if observers == [false; 2] {
+            continue;
+        }
         while delivered < hand.events().len() {
             let event = hand.events()[delivered];
             for s in Seat::ALL.into_iter().filter(|s| observers[s.index()]) {

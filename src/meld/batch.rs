@@ -79,6 +79,26 @@ impl PerCard {
         least
     }
 
+    /// The least deadwood over the covered cards of `cards` and the cards
+    /// reaching it, in one pass: what [`PerCard::min_over`] and
+    /// [`PerCard::cards_at`] give together, `(PerCard::NONE, empty)` for no
+    /// covered card.
+    pub fn least_and_ties(&self, cards: CardSet) -> (u8, CardSet) {
+        let mut left = cards.bits() & self.covered;
+        let (mut least, mut at) = (Self::NONE, 0u64);
+        while left != 0 {
+            let bit = left.trailing_zeros();
+            left &= left - 1;
+            let deadwood = self.bytes[bit as usize];
+            if deadwood < least {
+                least = deadwood;
+                at = 0;
+            }
+            at |= u64::from(deadwood == least) << bit;
+        }
+        (least, CardSet::from_bits_truncate(at))
+    }
+
     /// The covered cards of `cards` whose deadwood is exactly `deadwood`.
     pub fn cards_at(&self, cards: CardSet, deadwood: u8) -> CardSet {
         let mut left = cards.bits() & self.covered;
@@ -302,5 +322,20 @@ mod tests {
         assert_eq!(left.cards_at(hand, 24), set("QC KC"));
         assert_eq!(left.min_over(set("AS 2S 3S 4S")), 34);
         assert_eq!(left.min_over(CardSet::EMPTY), PerCard::NONE);
+        assert_eq!(left.least_and_ties(hand), (24, set("QC KC")));
+        let spades = set("AS 2S 3S 4S");
+        // Dropping 2S or 3S breaks the run; dropping an end keeps 3 of it.
+        assert_eq!(left.least_and_ties(spades), (34, set("AS 4S")));
+        assert_eq!(
+            left.least_and_ties(set("7H 5H 9D KS")),
+            (
+                left.min_over(set("7H 5H 9D")),
+                left.cards_at(set("7H 5H 9D"), left.min_over(set("7H 5H 9D")))
+            )
+        );
+        assert_eq!(
+            left.least_and_ties(CardSet::EMPTY),
+            (PerCard::NONE, CardSet::EMPTY)
+        );
     }
 }

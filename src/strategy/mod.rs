@@ -110,8 +110,8 @@ pub fn best_discard_except(hand: CardSet, banned: Option<Card>) -> meld::Discard
             // The next best: one batched solve, ties to the higher card.
             let legal = hand.without(card);
             let left = meld::deadwood_without_each(hand);
-            let deadwood = left.min_over(legal);
-            let card = left.cards_at(legal, deadwood).highest().expect("11 cards");
+            let (deadwood, ties) = left.least_and_ties(legal);
+            let card = ties.highest().expect("11 cards");
             meld::Discard { card, deadwood }
         }
         _ => best,

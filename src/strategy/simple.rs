@@ -13,6 +13,7 @@ use rand_pcg::Pcg64Mcg;
 use crate::engine::{
     DrawSource, PlayerView, Strategy, TurnEnd, below, big_gin_legal, legal_discards, turn_end,
 };
+use crate::cards::Card;
 use crate::meld;
 
 use super::profile::{Kind, ParamError, ParamValue, Params, write_inline};
@@ -80,17 +81,23 @@ impl Strategy for Simple {
     }
 
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
-        // One batched solve: the deadwood every discard leaves. Big gin
-        // needs one leaving 0 (11 melded cards hold a meld of 4 or more).
+        // One batched solve: the deadwood every discard leaves, and one
+        // pass over the legal discards for the least and its ties. Big gin
+        // needs some discard leaving 0 (11 melded cards hold a meld of 4 or
+        // more), the card just taken included.
         let left = meld::deadwood_without_each(view.hand);
-        if left.min_over(view.hand) == 0 && big_gin_legal(view) {
+        let (best, ties) = left.least_and_ties(legal_discards(view));
+        let taken = view.taken_from_pile.and_then(|card| left.get(card));
+        if taken.map_or(best, |t| t.min(best)) == 0 && big_gin_legal(view) {
             return TurnEnd::BigGin;
         }
-        let legal = legal_discards(view);
-        let best = left.min_over(legal);
-        let ties = left.cards_at(legal, best);
-        let pick = below(&mut self.rng, u64::from(ties.len())) as usize;
-        let card = ties.iter().nth(pick).expect("the least is reached");
+        let mut pick = below(&mut self.rng, u64::from(ties.len()));
+        let mut bits = ties.bits();
+        while pick > 0 {
+            bits &= bits - 1;
+            pick -= 1;
+        }
+        let card = Card::from_bit(bits.trailing_zeros()).expect("the least is reached");
         turn_end(card, best <= view.knock_limit)
     }
 }
