@@ -1,12 +1,14 @@
 //! The sandbox of external bots (docs/PROTOCOL.md, "The sandbox"), through
 //! the binary: a bot that plays legally but tries to read ginlab's command
-//! line, the run's checkpoint, the repository and the home folder, and to
-//! open a TCP connection, learns nothing; with `--sandbox off` the same bot
+//! line, the run's checkpoint, the repository and the home folder, to
+//! open a TCP connection, send a UDP datagram or connect to a unix socket
+//! by its path, learns nothing (a socket pair stays allowed); with `--sandbox off` the same bot
 //! learns them (so the test can fail). Needs `python3` and Linux with
 //! Landlock ABI 6 or later; elsewhere the tests say why and pass.
 
 use std::io::Read as _;
-use std::net::TcpListener;
+use std::net::{TcpListener, UdpSocket};
+use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -58,6 +60,8 @@ struct Attack {
     out: PathBuf,
     logs: PathBuf,
     listener: TcpListener,
+    udp: UdpSocket,
+    unix: UnixListener,
     assert: assert_cmd::assert::Assert,
 }
 
@@ -80,6 +84,11 @@ fn attack(flags: &[&str]) -> Attack {
     .unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
+    let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
+    udp.set_nonblocking(true).unwrap();
+    let unix_path = dir.path().join("listener.sock");
+    let unix = UnixListener::bind(&unix_path).unwrap();
+    unix.set_nonblocking(true).unwrap();
     let targets = [
         out.join("checkpoint.json"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"),
@@ -89,6 +98,11 @@ fn attack(flags: &[&str]) -> Attack {
             "GINLAB_ATTACK_PORT",
             listener.local_addr().unwrap().port().to_string(),
         )
+        .env(
+            "GINLAB_ATTACK_UDP",
+            udp.local_addr().unwrap().port().to_string(),
+        )
+        .env("GINLAB_ATTACK_UNIX", &unix_path)
         .env(
             "GINLAB_ATTACK_FILES",
             targets.map(|t| t.display().to_string()).join(":"),
@@ -115,8 +129,24 @@ fn attack(flags: &[&str]) -> Attack {
         out,
         logs,
         listener,
+        udp,
+        unix,
         assert,
     }
+}
+
+/// Datagrams that reached `udp`, and connections `unix` accepted.
+fn datagrams_and_unix_connections(udp: &UdpSocket, unix: &UnixListener) -> (usize, usize) {
+    let mut buffer = [0; 64];
+    let mut datagrams = 0;
+    while udp.recv_from(&mut buffer).is_ok() {
+        datagrams += 1;
+    }
+    let mut accepted = 0;
+    while unix.accept().is_ok() {
+        accepted += 1;
+    }
+    (datagrams, accepted)
 }
 
 fn connections(listener: &TcpListener) -> usize {
@@ -136,17 +166,25 @@ fn a_sandboxed_bot_learns_nothing() {
     }
     let run = attack(&["--sandbox", "strict"]);
     let log = logs(&run.logs);
-    assert!(!log.contains("LEARNED"), "{log}");
+    let learned: Vec<&str> = log.lines().filter(|l| l.starts_with("LEARNED")).collect();
+    assert!(
+        learned.iter().all(|l| l.starts_with("LEARNED socketpair")),
+        "{log}"
+    );
     for attack in [
         "denied cmdline",
         "denied file0",
         "denied file1",
         "denied home",
         "denied tcp",
+        "denied udp",
+        "denied unix",
+        "LEARNED socketpair",
     ] {
         assert!(log.contains(attack), "no `{attack}` in\n{log}");
     }
     assert_eq!(connections(&run.listener), 0);
+    assert_eq!(datagrams_and_unix_connections(&run.udp, &run.unix), (0, 0));
     // The checkpoint was there to be read while the bot played.
     assert!(run.out.join("summary.csv").is_file());
 }
@@ -158,11 +196,18 @@ fn without_the_sandbox_the_same_bot_learns_them() {
     }
     let run = attack(&["--sandbox", "off"]);
     let log = logs(&run.logs);
-    for learned in ["LEARNED cmdline", "LEARNED file1", "LEARNED tcp"] {
+    for learned in [
+        "LEARNED cmdline",
+        "LEARNED file1",
+        "LEARNED tcp",
+        "LEARNED udp",
+        "LEARNED unix",
+    ] {
         assert!(log.contains(learned), "no `{learned}` in\n{log}");
     }
     assert!(log.contains("--out"), "{log}");
     assert_eq!(connections(&run.listener), 1);
+    assert_eq!(datagrams_and_unix_connections(&run.udp, &run.unix), (1, 1));
     let _ = run.assert;
 }
 
@@ -222,7 +267,7 @@ fn a_library_front_end_sandboxes_bots_through_its_lab() {
         }
         lab.bots().set_bot_options(BotOptions {
             sandbox: Some(mode),
-            handshake_ms: None,
+            ..BotOptions::default()
         });
         let log_dir = dir.path().join(format!("logs-{mode}"));
         let bot = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/attack_bot.py");

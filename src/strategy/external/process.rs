@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::host::{BotHost, lock};
 use super::logs::capped_copy;
 use super::sandbox;
-use super::{BotSpec, DEFAULT_HANDSHAKE_MS};
+use super::BotSpec;
 use crate::protocol::{self, BotHello, MAX_LINE};
 
 /// The least time an idle bot has to exit after `quit` before it is
@@ -121,6 +121,9 @@ pub struct BotProcess {
     stderr_done: Option<Receiver<()>>,
     /// How long the bot has to exit after `quit`.
     quit_grace: Duration,
+    /// Whether it has answered a decision: until then it has the first
+    /// move's allowance ([`BotSpec::first_move_limit`]).
+    pub(super) decided: bool,
     /// The host that started it (and keeps its process group).
     host: Arc<BotHost>,
 }
@@ -260,16 +263,13 @@ impl BotProcess {
             slot,
             stderr_done: Some(stderr_done),
             quit_grace: QUIT_GRACE,
+            decided: false,
             host: Arc::clone(host),
         };
         let started = Instant::now();
         let hello = protocol::hello(&spec.options);
         process.send(hello.clone());
-        let startup_ms = host
-            .bot_options()
-            .handshake_ms
-            .or(spec.handshake_ms)
-            .unwrap_or(spec.timeout_ms.max(DEFAULT_HANDSHAKE_MS));
+        let startup_ms = spec.handshake_limit(host.bot_options());
         let answer = process
             .receive(Duration::from_millis(startup_ms))
             .map_err(|why| {

@@ -113,6 +113,8 @@ pub struct BotOptions {
     pub sandbox: Option<SandboxMode>,
     /// `--handshake-ms`.
     pub handshake_ms: Option<u64>,
+    /// `--first-move-ms`.
+    pub first_move_ms: Option<u64>,
 }
 
 impl BotHost {
@@ -232,11 +234,26 @@ fn kernel_level() -> Option<Level> {
     })
 }
 
+/// Whether the kernel applies seccomp filters that return an error
+/// (`/proc/sys/kernel/seccomp/actions_avail`, Linux 4.14), which the
+/// launcher uses to refuse sockets without the network.
+fn seccomp_available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        cfg!(all(
+            target_os = "linux",
+            any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "riscv64")
+        )) && std::fs::read_to_string("/proc/sys/kernel/seccomp/actions_avail")
+            .is_ok_and(|actions| actions.split_whitespace().any(|a| a == "errno"))
+    })
+}
+
 /// The least level `strict` accepts: files, TCP, signals.
 const STRICT_LEVEL: Level = Level::Scope;
 
-/// What the sandbox cannot enforce on this system, as short phrases.
-fn missing(level: Option<Level>, root: bool) -> Vec<&'static str> {
+/// What the sandbox cannot enforce on this system, as short phrases, with
+/// seccomp filters (`seccomp`) or without.
+fn missing(level: Option<Level>, seccomp: bool, root: bool) -> Vec<&'static str> {
     let mut gaps = Vec::new();
     match level {
         None => gaps.push("file access, network, signals (no Landlock in this kernel)"),
@@ -247,11 +264,11 @@ fn missing(level: Option<Level>, root: bool) -> Vec<&'static str> {
             if level < Level::Scope {
                 gaps.push("signals and abstract sockets (Landlock ABI < 6)");
             }
-            if level < Level::UnixPaths {
-                gaps.push("connecting to unix sockets by path (Landlock ABI < 9)");
+            if level < Level::UnixPaths && !seccomp {
+                gaps.push("connecting to unix sockets by path (Landlock ABI < 9, no seccomp)");
             }
-            if level < Level::Udp {
-                gaps.push("UDP (Landlock ABI < 10)");
+            if level < Level::Udp && !seccomp {
+                gaps.push("UDP (Landlock ABI < 10, no seccomp)");
             }
         }
     }
@@ -440,18 +457,23 @@ pub(super) fn launch(
     let launcher = lock(&host.launcher).clone();
     let level = kernel_level();
     let root = is_root();
-    let mut gaps = missing(level, root);
+    let seccomp = seccomp_available();
+    let mut gaps = missing(level, seccomp, root);
     if launcher.is_none() {
         gaps = vec!["anything (this program has no sandbox launcher; the ginlab command has)"];
     }
-    let weak = launcher.is_none() || level.is_none_or(|l| l < STRICT_LEVEL);
+    let weak = launcher.is_none() || level.is_none_or(|l| l < STRICT_LEVEL) || !seccomp;
     if mode == SandboxMode::Strict && weak {
         return Err(BotError::Sandbox {
             reason: format!(
-            "--sandbox strict: cannot sandbox bot `{name}` here: it needs Landlock ABI 6 or \
-             later (Linux 6.12) and the ginlab command; not enforceable: {}",
-            gaps.join(", ")
-        ),
+                "--sandbox strict: cannot sandbox bot `{name}` here: it needs Landlock ABI 6 or \
+                 later (Linux 6.12), seccomp filters and the ginlab command; not enforceable: {}",
+                gaps.iter()
+                    .copied()
+                    .chain((!seccomp).then_some("seccomp filters (the kernel has none)"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         });
     }
     if !gaps.is_empty() {
@@ -500,6 +522,8 @@ pub(super) fn launch(
     }
     if spec.network {
         argv.push("--network".into());
+    } else if seccomp {
+        argv.push("--no-sockets".into());
     }
     for (flag, value) in [
         ("--memory-mb", spec.memory_mb),
