@@ -22,6 +22,7 @@ struct Request {
     processes: Option<u64>,
     open_files: Option<u64>,
     require: Option<u8>,
+    pids_cgroup: Option<PathBuf>,
     command: Vec<OsString>,
 }
 
@@ -57,6 +58,7 @@ fn parse(args: &[OsString]) -> Result<Request, String> {
             "--memory-mb" => request.memory_mb = Some(number()?),
             "--processes" => request.processes = Some(number()?),
             "--open-files" => request.open_files = Some(number()?),
+            "--pids-cgroup" => request.pids_cgroup = Some(value.into()),
             "--require" => request.require = Some(u8::try_from(number()?).unwrap_or(u8::MAX)),
             _ => return Err(format!("unknown argument `{flag}`")),
         }
@@ -82,6 +84,12 @@ pub fn run(args: &[OsString]) -> u8 {
     };
     #[cfg(target_os = "linux")]
     {
+        // First, while it may still write the group's file.
+        if let Some(dir) = &request.pids_cgroup
+            && let Err(why) = super::pids::join(dir)
+        {
+            return fail(why);
+        }
         if let Err(why) = limit(&request).and_then(|()| drop_capabilities()) {
             return fail(why);
         }

@@ -19,6 +19,7 @@ mod command;
 mod host;
 pub mod launcher;
 mod logs;
+mod pids;
 mod pool;
 mod process;
 mod sandbox;

@@ -124,6 +124,8 @@ pub struct BotProcess {
     /// Whether it has answered a decision: until then it has the first
     /// move's allowance ([`BotSpec::first_move_limit`]).
     pub(super) decided: bool,
+    /// Its pids cgroup (as root), removed once the process has ended.
+    pids: Option<super::pids::PidsGroup>,
     /// The host that started it (and keeps its process group).
     host: Arc<BotHost>,
 }
@@ -219,7 +221,8 @@ impl BotProcess {
                 reason: format!("its working directory (cwd) {} is not a folder", dir.display()),
             });
         }
-        let launch = sandbox::launch(host, &spec.command, &spec.sandbox, &dir, &command)?;
+        let mut launch = sandbox::launch(host, &spec.command, &spec.sandbox, &dir, &command)?;
+        let pids = launch.pids.take();
         for line in &launch.notes {
             writeln!(file, "{line}").map_err(log_error)?;
         }
@@ -264,6 +267,7 @@ impl BotProcess {
             stderr_done: Some(stderr_done),
             quit_grace: QUIT_GRACE,
             decided: false,
+            pids,
             host: Arc::clone(host),
         };
         let started = Instant::now();
@@ -582,6 +586,7 @@ impl BotProcess {
             }
         }
         self.host.end(&mut self.child);
+        drop(self.pids.take());
         self.stderr_copied();
         exited
     }

@@ -19,6 +19,7 @@ use std::sync::OnceLock;
 
 use super::BotError;
 use super::host::{BotHost, lock};
+use super::pids::PidsGroup;
 
 /// The argument that makes the host program the launcher.
 pub const LAUNCHER_ARG: &str = "__sandbox-exec";
@@ -252,7 +253,8 @@ fn seccomp_available() -> bool {
 const STRICT_LEVEL: Level = Level::Scope;
 
 /// What the sandbox cannot enforce on this system, as short phrases, with
-/// seccomp filters (`seccomp`) or without.
+/// seccomp filters (`seccomp`) or without; `root` when ginlab runs as root
+/// and cannot make pids cgroups (`super::pids`).
 fn missing(level: Option<Level>, seccomp: bool, root: bool) -> Vec<&'static str> {
     let mut gaps = Vec::new();
     match level {
@@ -273,7 +275,10 @@ fn missing(level: Option<Level>, seccomp: bool, root: bool) -> Vec<&'static str>
         }
     }
     if root {
-        gaps.push("the process limit (ginlab runs as root, which Linux exempts)");
+        gaps.push(
+            "the process limit (ginlab runs as root, which RLIMIT_NPROC exempts, and can make \
+             no pids cgroup)",
+        );
     }
     gaps
 }
@@ -295,6 +300,8 @@ pub(super) struct Launch {
     pub argv: Vec<OsString>,
     /// Lines for the bot's log: what was granted or left out.
     pub notes: Vec<String>,
+    /// The bot's pids cgroup (as root), to remove once it has ended.
+    pub pids: Option<PidsGroup>,
 }
 
 /// Folders every bot may read: the system's programs and libraries.
@@ -449,6 +456,7 @@ pub(super) fn launch(
     let plain = Launch {
         argv: command.iter().map(OsString::from).collect(),
         notes: Vec::new(),
+        pids: None,
     };
     let mode = host.mode_for(spec.mode);
     if mode == SandboxMode::Off {
@@ -458,7 +466,7 @@ pub(super) fn launch(
     let level = kernel_level();
     let root = is_root();
     let seccomp = seccomp_available();
-    let mut gaps = missing(level, seccomp, root);
+    let mut gaps = missing(level, seccomp, root && super::pids::base().is_none());
     if launcher.is_none() {
         gaps = vec!["anything (this program has no sandbox launcher; the ginlab command has)"];
     }
@@ -532,12 +540,24 @@ pub(super) fn launch(
     ] {
         argv.extend([flag.into(), value.to_string().into()]);
     }
+    // Root is not bound by `--processes` (RLIMIT_NPROC); a pids cgroup is.
+    let pids = if root {
+        PidsGroup::new(spec.processes).map_err(|e| BotError::Spawn {
+            command: name.to_owned(),
+            reason: format!("cannot make its pids cgroup (the process limit as root): {e}"),
+        })?
+    } else {
+        None
+    };
+    if let Some(group) = &pids {
+        argv.extend(["--pids-cgroup".into(), group.path().into()]);
+    }
     if mode == SandboxMode::Strict {
         argv.extend(["--require".into(), (STRICT_LEVEL as u8).to_string().into()]);
     }
     argv.push("--".into());
     argv.extend(command.iter().map(OsString::from));
-    Ok(Launch { argv, notes })
+    Ok(Launch { argv, notes, pids })
 }
 
 #[cfg(test)]
