@@ -595,6 +595,22 @@ mod tests {
         assert_eq!(plain.argv, [OsString::from("sh")]);
     }
 
+    /// Without seccomp, a kernel before Landlock ABI 9 and 10 leaves unix
+    /// sockets by path and UDP open, and `auto` names them; with it,
+    /// nothing of the network is missing. As root without a pids cgroup,
+    /// the process limit is.
+    #[test]
+    fn what_is_missing_names_sockets_without_seccomp() {
+        let abi7 = Some(Level::Scope);
+        let without = missing(abi7, false, false).join("; ");
+        assert!(without.contains("UDP (Landlock ABI < 10, no seccomp)"), "{without}");
+        assert!(without.contains("unix sockets by path"), "{without}");
+        assert!(missing(abi7, true, false).is_empty());
+        assert!(missing(Some(Level::Udp), false, false).is_empty());
+        let root = missing(abi7, true, true).join("; ");
+        assert!(root.contains("the process limit"), "{root}");
+    }
+
     #[test]
     fn the_working_directory_and_home_are_never_granted_whole() {
         let cwd = Path::new("/work/project");
