@@ -75,6 +75,7 @@ mod tests {
         lab.bots().set_bot_options(crate::strategy::BotOptions {
             sandbox: Some(crate::strategy::SandboxMode::Off),
             handshake_ms: Some(5),
+            ..crate::strategy::BotOptions::default()
         });
         assert_eq!(
             other.bots().bot_options(),

@@ -1,7 +1,9 @@
 //! The limits ginlab sets on an external bot, through the binary: the
 //! handshake time (`--handshake-ms`, a profile's `handshake_ms`), the time
-//! to exit after `quit` in `check-bot`, and the cap on a bot's stderr log
-//! (`max_log_bytes`). Needs `python3` on PATH.
+//! to exit after `quit` in `check-bot`, the allowance for a process's
+//! first decision (`--first-move-ms`, a profile's `first_move_ms`), the cap
+//! on a bot's stderr log (`max_log_bytes`), and where the bots' flags are
+//! taken. Needs `python3` on PATH.
 
 use std::path::Path;
 
@@ -174,4 +176,152 @@ fn bad_sandbox_keys_and_flags_are_bad_input() {
         .assert()
         .code(2)
         .stderr(contains("the sandbox is auto, strict or off"));
+}
+
+/// A bot whose first answer in each process takes 1.5 s (a fresh JVM
+/// loading a table) plays with `timeout_ms = 500`: its first decision has
+/// the handshake's time. With a first-move allowance under 1.5 s (the
+/// profile's key, or the flag, which wins) it forfeits every game, and the
+/// reason names it and the knobs.
+#[test]
+fn a_slow_first_decision_has_its_own_allowance() {
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    let keys = format!(
+        "timeout_ms = 500\nlog_dir = {:?}\n",
+        logs.display().to_string()
+    );
+    let forfeits = |profile: &str, flags: &[&str]| -> String {
+        let run = ginlab()
+            .args(["match", profile, "greedy", "--games", "2", "--threads", "1"])
+            .args(flags)
+            .assert()
+            .success();
+        let stdout = String::from_utf8(run.get_output().stdout.clone()).unwrap();
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("forfeits"))
+            .unwrap_or("");
+        line.to_owned()
+    };
+    let slow = profile(dir.path(), "slowfirst", &keys);
+    assert_eq!(forfeits(&slow, &[]), "", "no forfeit within the allowance");
+    // Under a second and a half: every game (each starts a fresh process).
+    let short = profile(
+        dir.path(),
+        "slowfirst",
+        &format!("{keys}first_move_ms = 800\n"),
+    );
+    assert!(forfeits(&short, &[]).starts_with("forfeits      A 2"));
+    let logs_text = || -> String {
+        std::fs::read_dir(&logs)
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect()
+    };
+    let text = logs_text();
+    assert!(
+        text.contains(
+            "forfeit: bot `faulty-slowfirst` made no first move within 800 ms (a fresh \
+             process's allowance for its first decision; later ones have timeout_ms = 500; \
+             the profile's first_move_ms or --first-move-ms raise it)"
+        ),
+        "{text}"
+    );
+    // The flag wins over the profile, both ways.
+    assert_eq!(forfeits(&short, &["--first-move-ms", "20000"]), "");
+    assert!(forfeits(&slow, &["--first-move-ms", "700"]).starts_with("forfeits      A 2"));
+    assert!(logs_text().contains("made no first move within 700 ms"));
+    let bad = profile(dir.path(), "crash", "first_move_ms = 0\n");
+    ginlab()
+        .args(["match", &bad, "greedy", "--games", "1"])
+        .assert()
+        .code(2)
+        .stderr(contains("first_move_ms"));
+}
+
+/// The bots' flags show in the help of the commands that play bots only,
+/// are read after the command's name or before it, and are refused (exit
+/// 2) with a command that plays none.
+#[test]
+fn the_bots_flags_belong_to_the_commands_that_play_bots() {
+    let help = |args: &[&str]| -> String {
+        let run = ginlab().args(args).arg("--help").assert().success();
+        String::from_utf8(run.get_output().stdout.clone()).unwrap()
+    };
+    let flags = ["--sandbox", "--handshake-ms", "--first-move-ms"];
+    for command in [
+        "match",
+        "run",
+        "sweep",
+        "balance",
+        "play",
+        "check-bot",
+        "tournament",
+        "tune",
+    ] {
+        let text = help(&[command]);
+        for flag in flags {
+            assert!(
+                text.contains(flag),
+                "{command} --help lacks {flag}:\n{text}"
+            );
+        }
+    }
+    for command in [
+        &[][..],
+        &["solve"],
+        &["showdown"],
+        &["rules"],
+        &["merge"],
+        &["replay"],
+        &["chart"],
+    ] {
+        let text = help(command);
+        for flag in flags {
+            assert!(
+                !text.contains(flag),
+                "{command:?} --help shows {flag}:\n{text}"
+            );
+        }
+    }
+    // Before the command's name, as when they were global flags.
+    ginlab()
+        .args([
+            "--sandbox",
+            "on",
+            "match",
+            "greedy",
+            "random",
+            "--games",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("the sandbox is auto, strict or off"));
+    ginlab()
+        .args([
+            "--sandbox",
+            "off",
+            "match",
+            "greedy",
+            "random",
+            "--games",
+            "1",
+            "-q",
+        ])
+        .assert()
+        .success();
+    ginlab()
+        .args(["--handshake-ms", "100", "solve", "AS 2S 3S"])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "--handshake-ms applies only to the commands that play bots (match, run,",
+        ));
+    ginlab()
+        .args(["solve", "AS 2S 3S", "--sandbox", "off"])
+        .assert()
+        .code(2)
+        .stderr(contains("unexpected argument '--sandbox'"));
 }

@@ -28,15 +28,61 @@ use ginlab::strategy::Profile;
 /// Gin Rummy research harness: meld solver, showdowns and self-play.
 #[derive(Debug, Parser)]
 #[command(name = "ginlab", version, about, long_about = None)]
+// The bots' flags are also read before the command's name (`ginlab
+// --sandbox off match ...`, as when they were global), but shown only in
+// the help of the commands that play bots.
+#[command(
+    mut_arg("sandbox", |a| a.hide(true)),
+    mut_arg("handshake_ms", |a| a.hide(true)),
+    mut_arg("first_move_ms", |a| a.hide(true)),
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    bots: BotArgs,
+}
+
+/// The flags of the commands that play external bots: they win over the
+/// bots' profiles.
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub struct BotArgs {
     /// External bots' sandbox: auto (enforce what the system allows, say once what it cannot), strict (refuse to run without it), off; wins over a profile's `sandbox` (docs/PROTOCOL.md).
-    #[arg(long, global = true, value_name = "MODE", value_parser = sandbox_mode)]
+    #[arg(long, value_name = "MODE", value_parser = sandbox_mode)]
     sandbox: Option<ginlab::strategy::SandboxMode>,
     /// Milliseconds an external bot has to start and answer hello (default 30000, or the bot's timeout_ms if longer); wins over a profile's `handshake_ms`.
-    #[arg(long, global = true, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     handshake_ms: Option<u64>,
+    /// Milliseconds a fresh bot process has for its first decision (default: the handshake limit; never less than timeout_ms); wins over a profile's `first_move_ms`.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    first_move_ms: Option<u64>,
+}
+
+impl BotArgs {
+    /// These flags, each one given here or else in `outer` (before the
+    /// command's name).
+    fn or(self, outer: BotArgs) -> BotArgs {
+        BotArgs {
+            sandbox: self.sandbox.or(outer.sandbox),
+            handshake_ms: self.handshake_ms.or(outer.handshake_ms),
+            first_move_ms: self.first_move_ms.or(outer.first_move_ms),
+        }
+    }
+
+    /// The flags given, as they are written, for messages.
+    fn given(self) -> Vec<&'static str> {
+        let mut given = Vec::new();
+        if self.sandbox.is_some() {
+            given.push("--sandbox");
+        }
+        if self.handshake_ms.is_some() {
+            given.push("--handshake-ms");
+        }
+        if self.first_move_ms.is_some() {
+            given.push("--first-move-ms");
+        }
+        given
+    }
 }
 
 /// `--sandbox MODE`.
@@ -52,20 +98,40 @@ enum Command {
     /// Resolve a knock: both arrangements, the optimal lay-offs and the hand score.
     Showdown(showdown::ShowdownArgs),
     /// Play strategy A against strategy B (or three players, or two teams) and print a short summary.
-    Match(head_to_head::MatchArgs),
+    Match {
+        #[command(flatten)]
+        args: head_to_head::MatchArgs,
+        #[command(flatten)]
+        bots: BotArgs,
+    },
     /// Run an experiment spec (experiments/NAME.toml) into results/NAME/.
-    Run(run::RunArgs),
+    Run {
+        #[command(flatten)]
+        args: run::RunArgs,
+        #[command(flatten)]
+        bots: BotArgs,
+    },
     /// Combine the outputs of --shard K/N runs into the result one run would give.
     Merge(run::MergeArgs),
     /// Vary one strategy parameter over a grid against a fixed opponent, per variant.
-    Sweep(study::SweepArgs),
+    Sweep {
+        #[command(flatten)]
+        args: study::SweepArgs,
+        #[command(flatten)]
+        bots: BotArgs,
+    },
     /// One strategy in both seats across rule variants: how balanced each variant is.
     #[command(
         mut_arg("hands", |a| a.help("Hands per variant")),
         mut_arg("games", |a| a.help("Whole games per variant")),
         mut_arg("no_duplicate", |a| a.hide(true)),
     )]
-    Balance(study::BalanceArgs),
+    Balance {
+        #[command(flatten)]
+        args: study::BalanceArgs,
+        #[command(flatten)]
+        bots: BotArgs,
+    },
     /// Play a game to the target against a strategy, in the terminal.
     ///
     /// Your hand is shown sorted with melds in brackets and its deadwood; each
@@ -75,11 +141,21 @@ enum Command {
     /// score. Exit code 0 at the end of the game or on `quit`, 2 if the input
     /// ends first.
     #[command(after_help = play::ANSWERS)]
-    Play(play::PlayArgs),
+    Play {
+        #[command(flatten)]
+        args: play::PlayArgs,
+        #[command(flatten)]
+        bots: BotArgs,
+    },
     /// Print a rule set's every knob as TOML (a preset, or a file plus overrides).
     Rules(rules::PrintRulesArgs),
     /// Check that a bot speaks the protocol of docs/PROTOCOL.md: `ginlab check-bot -- CMD...`.
-    CheckBot(check_bot::CheckBotArgs),
+    CheckBot {
+        #[command(flatten)]
+        args: check_bot::CheckBotArgs,
+        #[command(flatten)]
+        bots: BotArgs,
+    },
     /// Re-simulate game records (from --record), check every result, print transcripts.
     Replay(replay::ReplayArgs),
     /// A round robin of three or more players (or a gauntlet: the first
@@ -89,7 +165,12 @@ enum Command {
         mut_arg("games", |a| a.help("Whole games per pairing and variant")),
         mut_arg("out", |a| a.help("Write the result files into DIR (default: none)")),
     )]
-    Tournament(tournament::TournamentArgs),
+    Tournament {
+        #[command(flatten)]
+        args: tournament::TournamentArgs,
+        #[command(flatten)]
+        bots: BotArgs,
+    },
     /// Re-make a result folder's charts (every row's histograms, the headline
     /// chart) and distribution.csv from its tallies.json.
     Chart(chart::ChartArgs),
@@ -99,30 +180,77 @@ enum Command {
         mut_arg("hands", |a| a.help("The search's budget per variant in hands")),
         mut_arg("games", |a| a.help("The search's budget per variant in whole games")),
     )]
-    Tune(tune::TuneArgs),
+    Tune {
+        #[command(flatten)]
+        args: tune::TuneArgs,
+        #[command(flatten)]
+        bots: BotArgs,
+    },
 }
+
+impl Command {
+    /// The bots' flags of a command that plays bots.
+    fn bot_args(&self) -> Option<BotArgs> {
+        match self {
+            Command::Match { bots, .. }
+            | Command::Run { bots, .. }
+            | Command::Sweep { bots, .. }
+            | Command::Balance { bots, .. }
+            | Command::Play { bots, .. }
+            | Command::CheckBot { bots, .. }
+            | Command::Tournament { bots, .. }
+            | Command::Tune { bots, .. } => Some(*bots),
+            Command::Solve(_)
+            | Command::Showdown(_)
+            | Command::Rules(_)
+            | Command::Merge(_)
+            | Command::Replay(_)
+            | Command::Chart(_) => None,
+        }
+    }
+}
+
+/// The commands that take the bots' flags, for messages.
+const BOT_COMMANDS: &str = "match, run, sweep, balance, play, check-bot, tournament and tune";
 
 /// Runs the parsed command line, its players sharing `lab`.
 pub fn run(cli: Cli, lab: &ginlab::lab::Lab) -> Result<(), Failure> {
+    let Some(bots) = cli.command.bot_args() else {
+        let given = cli.bots.given();
+        if given.is_empty() {
+            return run_command(cli.command, lab);
+        }
+        return Err(Failure::input(format!(
+            "{} applies only to the commands that play bots ({BOT_COMMANDS})",
+            given.join(" and ")
+        )));
+    };
+    let bots = bots.or(cli.bots);
     lab.bots().set_bot_options(ginlab::strategy::BotOptions {
-        sandbox: cli.sandbox,
-        handshake_ms: cli.handshake_ms,
+        sandbox: bots.sandbox,
+        handshake_ms: bots.handshake_ms,
+        first_move_ms: bots.first_move_ms,
     });
-    match cli.command {
+    run_command(cli.command, lab)
+}
+
+/// Runs one command.
+fn run_command(command: Command, lab: &ginlab::lab::Lab) -> Result<(), Failure> {
+    match command {
         Command::Solve(args) => solve::run(args),
         Command::Showdown(args) => showdown::run(args),
         Command::Rules(args) => rules::run(args),
-        Command::Match(args) => head_to_head::run(args, lab),
-        Command::Run(args) => run::run(args, lab),
+        Command::Match { args, .. } => head_to_head::run(args, lab),
+        Command::Run { args, .. } => run::run(args, lab),
         Command::Merge(args) => run::merge(args),
-        Command::Sweep(args) => study::sweep(args, lab),
-        Command::Balance(args) => study::balance(args, lab),
-        Command::CheckBot(args) => check_bot::run(args, lab),
-        Command::Play(args) => play::run(args, lab),
+        Command::Sweep { args, .. } => study::sweep(args, lab),
+        Command::Balance { args, .. } => study::balance(args, lab),
+        Command::CheckBot { args, .. } => check_bot::run(args, lab),
+        Command::Play { args, .. } => play::run(args, lab),
         Command::Replay(args) => replay::run(args),
         Command::Chart(args) => chart::run(args),
-        Command::Tournament(args) => tournament::run(args, lab),
-        Command::Tune(args) => tune::run(args, lab),
+        Command::Tournament { args, .. } => tournament::run(args, lab),
+        Command::Tune { args, .. } => tune::run(args, lab),
     }
 }
 

@@ -772,8 +772,8 @@ mod tests {
             message,
             "strategy `exec` has no parameter `timeout_ms`; it takes: (none inline; a \
              profile file has command, timeout_ms, options, log_dir, cwd, handshake_ms, \
-             max_log_bytes, sandbox, read, scratch, network, max_memory_mb, max_processes, \
-             max_open_files)"
+             first_move_ms, max_log_bytes, sandbox, read, scratch, network, max_memory_mb, \
+             max_processes, max_open_files)"
         );
     }
 }

@@ -9,15 +9,21 @@ each decision it tries, until one
 succeeds: to read its parent's command line (/proc/PPID/cmdline, which
 names ginlab's --out folder), each FILE (the run's checkpoint, a file of the
 repository, the home folder), to list the home folder, and to open a TCP
-connection to 127.0.0.1:PORT. On stderr (its log) it writes `LEARNED NAME`
+connection to 127.0.0.1:PORT; with GINLAB_ATTACK_UDP (a port) and
+GINLAB_ATTACK_UNIX (a socket's path), to send a UDP datagram to
+127.0.0.1:UDP and to connect to the unix socket and write to it; with
+GINLAB_ATTACK_FORKS (a number N), to have N processes running at once
+(it forks N children that wait, then ends them). On stderr (its log) it writes `LEARNED NAME`
 with what it read the first time an attack works, and `denied NAME: WHY`
 the first time one fails. It plays the first legal move.
 """
 
 import json
 import os
+import signal
 import socket
 import sys
+import time
 
 
 def attacks(port, files):
@@ -37,6 +43,53 @@ def attacks(port, files):
         return b"connected"
 
     yield "tcp", connect
+    udp = os.environ.get("GINLAB_ATTACK_UDP")
+    if udp:
+
+        def datagram():
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.sendto(b"hello from a bot\n", ("127.0.0.1", int(udp)))
+            return b"sent"
+
+        yield "udp", datagram
+    unix = os.environ.get("GINLAB_ATTACK_UNIX")
+    if unix:
+
+        def unix_connect():
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                s.connect(unix)
+                s.sendall(b"hello from a bot\n")
+            return b"connected"
+
+        yield "unix", unix_connect
+    forks = int(os.environ.get("GINLAB_ATTACK_FORKS", "0"))
+    if forks:
+
+        def fork_many():
+            children = []
+            try:
+                for _ in range(forks):
+                    pid = os.fork()
+                    if pid == 0:
+                        time.sleep(30)
+                        os._exit(0)
+                    children.append(pid)
+            finally:
+                for pid in children:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+            return b"%d processes" % len(children)
+
+        yield "forks", fork_many
+    # A socket pair stays allowed (runtimes talk to themselves with one).
+
+    def pair():
+        a, b = socket.socketpair()
+        with a, b:
+            a.sendall(b"x")
+            return b.recv(1)
+
+    yield "socketpair", pair
 
 
 def main():

@@ -11,6 +11,8 @@ that in games whose seed is even it misbehaves at its third decision:
   wrongid  answers with another request's id
   nohello  (at start) answers hello with garbage
   slowhello (at start) never answers hello
+  slowfirst never misbehaves; sleeps 1.5 s before its process's first
+           answer to a decide only, as a fresh JVM loading a table does
   loose    answers every move with spaces and a tab around the legal string
   daemon   (at start) leaves a helper behind that double-forks, calls
            setsid() and sleeps; the helper's pid goes to PIDFILE
@@ -72,6 +74,7 @@ if mode == "daemon":
         time.sleep(0.01)
 seed = 1
 decisions = 0
+answered = False
 
 
 def send(message):
@@ -100,7 +103,7 @@ for line in sys.stdin:
         answer = {"type": "move", "id": msg["id"], "move": msg["legal"][0]}
         if mode == "loose":
             answer["move"] = "  " + msg["legal"][0].replace(" ", "   ") + "\t"
-        if seed % 2 == 0 and decisions == 3 and mode not in ("spy", "slowquit", "chatty"):
+        if seed % 2 == 0 and decisions == 3 and mode not in ("spy", "slowquit", "chatty", "slowfirst"):
             sys.stderr.write("faulty: misbehaving on purpose (%s)\n" % mode)
             sys.stderr.flush()
             if mode == "crash":
@@ -113,6 +116,9 @@ for line in sys.stdin:
                 answer["move"] = "discard ZZ" if msg["decision"] != "upcard" else "stock"
             if mode == "wrongid":
                 answer["id"] = msg["id"] + 7
+        if mode == "slowfirst" and not answered:
+            time.sleep(1.5)
+        answered = True
         send(answer)
     elif kind == "quit":
         if mode == "slowquit":

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
-use super::sandbox::{DEFAULT_LOG_BYTES, SandboxSpec};
+use super::sandbox::{BotOptions, DEFAULT_LOG_BYTES, SandboxSpec};
 
 /// The default time a bot has for one answer.
 pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
@@ -31,6 +31,11 @@ pub struct BotSpec {
     /// command line's `--handshake-ms` wins; default: the longer of
     /// [`DEFAULT_HANDSHAKE_MS`] and `timeout_ms`).
     pub handshake_ms: Option<u64>,
+    /// Milliseconds a process has for its first decision (`first_move_ms`;
+    /// the command line's `--first-move-ms` wins; default: the handshake
+    /// limit). A fresh JVM loads classes and tables at first use, so its
+    /// first answer can take far longer than the rest.
+    pub first_move_ms: Option<u64>,
     /// The bot's working directory (`cwd`; default: ginlab's).
     pub cwd: Option<PathBuf>,
     /// Bytes of stderr kept in the bot's log; the rest is dropped and
@@ -53,11 +58,35 @@ impl BotSpec {
             options: Map::new(),
             log_dir: None,
             handshake_ms: None,
+            first_move_ms: None,
             cwd: None,
             max_log_bytes: DEFAULT_LOG_BYTES,
             sandbox: SandboxSpec::default(),
             quit_ms: None,
         }
+    }
+
+    /// Milliseconds to start and answer `hello` under `options`: the
+    /// command line's, else the profile's, else the longer of
+    /// [`DEFAULT_HANDSHAKE_MS`] and `timeout_ms`.
+    #[must_use]
+    pub fn handshake_limit(&self, options: BotOptions) -> u64 {
+        options
+            .handshake_ms
+            .or(self.handshake_ms)
+            .unwrap_or(self.timeout_ms.max(DEFAULT_HANDSHAKE_MS))
+    }
+
+    /// Milliseconds a process has for its first decision under `options`:
+    /// the command line's, else the profile's, else the handshake limit;
+    /// never less than `timeout_ms`.
+    #[must_use]
+    pub fn first_move_limit(&self, options: BotOptions) -> u64 {
+        options
+            .first_move_ms
+            .or(self.first_move_ms)
+            .unwrap_or_else(|| self.handshake_limit(options))
+            .max(self.timeout_ms)
     }
 
     /// The command as one line, arguments with spaces or quotes quoted, so
@@ -162,5 +191,31 @@ mod tests {
         ]);
         assert_eq!(spec.command_line(), r#"bot 'it'"'"'s' "'" 'a '"'"'b"'"#);
         assert_eq!(split_command(&spec.command_line()).unwrap(), spec.command);
+    }
+
+    /// The first decision has the handshake's time unless told otherwise,
+    /// the command line wins over the profile, and it is never shorter
+    /// than the time for any other decision.
+    #[test]
+    fn the_first_move_limit() {
+        let mut spec = BotSpec::new(vec!["bot".into()]);
+        let none = BotOptions::default();
+        assert_eq!(spec.first_move_limit(none), DEFAULT_HANDSHAKE_MS);
+        spec.handshake_ms = Some(12_000);
+        assert_eq!(spec.first_move_limit(none), 12_000);
+        let flag = BotOptions {
+            handshake_ms: Some(20_000),
+            ..BotOptions::default()
+        };
+        assert_eq!(spec.first_move_limit(flag), 20_000);
+        spec.first_move_ms = Some(40_000);
+        assert_eq!(spec.first_move_limit(flag), 40_000);
+        let flag = BotOptions {
+            first_move_ms: Some(50_000),
+            ..BotOptions::default()
+        };
+        assert_eq!(spec.first_move_limit(flag), 50_000);
+        spec.first_move_ms = Some(100);
+        assert_eq!(spec.first_move_limit(none), DEFAULT_TIMEOUT_MS);
     }
 }

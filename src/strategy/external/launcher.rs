@@ -1,7 +1,8 @@
 //! The sandbox launcher: the hidden mode of the host program that a bot is
 //! started through (`PROGRAM __sandbox-exec [OPTIONS] -- COMMAND...`, built
 //! by `super::sandbox`). It sets the resource limits, drops every
-//! capability, restricts itself with Landlock (no new privileges), and then
+//! capability, restricts itself with Landlock (no new privileges) and,
+//! without the network, with a seccomp filter on sockets, and then
 //! executes the bot, which keeps all of it. Restricting a process of its
 //! own, between ginlab and the bot, needs no code between `fork` and
 //! `exec` (the crate denies `unsafe`), and nothing in ginlab is restricted.
@@ -16,10 +17,12 @@ struct Request {
     read: Vec<PathBuf>,
     write: Vec<PathBuf>,
     network: bool,
+    no_sockets: bool,
     memory_mb: Option<u64>,
     processes: Option<u64>,
     open_files: Option<u64>,
     require: Option<u8>,
+    pids_cgroup: Option<PathBuf>,
     command: Vec<OsString>,
 }
 
@@ -34,6 +37,10 @@ fn parse(args: &[OsString]) -> Result<Request, String> {
         }
         if flag == "--network" {
             request.network = true;
+            continue;
+        }
+        if flag == "--no-sockets" {
+            request.no_sockets = true;
             continue;
         }
         let value = args
@@ -51,6 +58,7 @@ fn parse(args: &[OsString]) -> Result<Request, String> {
             "--memory-mb" => request.memory_mb = Some(number()?),
             "--processes" => request.processes = Some(number()?),
             "--open-files" => request.open_files = Some(number()?),
+            "--pids-cgroup" => request.pids_cgroup = Some(value.into()),
             "--require" => request.require = Some(u8::try_from(number()?).unwrap_or(u8::MAX)),
             _ => return Err(format!("unknown argument `{flag}`")),
         }
@@ -76,10 +84,21 @@ pub fn run(args: &[OsString]) -> u8 {
     };
     #[cfg(target_os = "linux")]
     {
+        // First, while it may still write the group's file.
+        if let Some(dir) = &request.pids_cgroup
+            && let Err(why) = super::pids::join(dir)
+        {
+            return fail(why);
+        }
         if let Err(why) = limit(&request).and_then(|()| drop_capabilities()) {
             return fail(why);
         }
         if let Err(why) = restrict(&request) {
+            return fail(why);
+        }
+        if request.no_sockets
+            && let Err(why) = refuse_sockets()
+        {
             return fail(why);
         }
     }
@@ -203,6 +222,56 @@ fn restrict(request: &Request) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// A seccomp filter (the `seccompiler` crate, Firecracker's) that refuses
+/// `socket()` for every family but netlink (the kernel's own messages,
+/// which the C library reads interfaces through): no UDP, TCP or other
+/// network socket, and no unix socket to connect by path, which Landlock
+/// closes only from ABI 9 on. `socketpair()` is another call and stays
+/// allowed. `io_uring`, which can make sockets without the call, is
+/// refused too, and so are the same calls in the x32 numbering; a call in
+/// another architecture's numbering (32-bit `int 0x80`) kills the bot
+/// (seccompiler's architecture check), so `socketcall` cannot go round it.
+/// The refusal is `EACCES`, as a Landlock denial is.
+#[cfg(target_os = "linux")]
+fn refuse_sockets() -> Result<(), String> {
+    use seccompiler::{
+        BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition,
+        SeccompFilter, SeccompRule,
+    };
+    use std::collections::BTreeMap;
+    /// x32 system calls have this bit set, under the x86-64 architecture.
+    const X32: i64 = 0x4000_0000;
+    let fail = |e: seccompiler::BackendError| format!("cannot build the seccomp filter: {e}");
+    let not_netlink =
+        SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, libc::AF_NETLINK as u64)
+            .map_err(fail)?;
+    let socket = vec![SeccompRule::new(vec![not_netlink]).map_err(fail)?];
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+    let all_of = [libc::SYS_io_uring_setup, libc::SYS_io_uring_enter, libc::SYS_io_uring_register];
+    let x32 = cfg!(target_arch = "x86_64");
+    for call in [libc::SYS_socket].into_iter().chain(if x32 { Some(libc::SYS_socket | X32) } else { None }) {
+        rules.insert(call, socket.clone());
+    }
+    for call in all_of {
+        rules.insert(call, Vec::new());
+        if x32 {
+            rules.insert(call | X32, Vec::new());
+        }
+    }
+    let arch = std::env::consts::ARCH
+        .try_into()
+        .map_err(|e| format!("no seccomp filter for this architecture: {e}"))?;
+    let filter = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EACCES as u32),
+        arch,
+    )
+    .map_err(fail)?;
+    let program: BpfProgram = filter.try_into().map_err(fail)?;
+    seccompiler::apply_filter(&program).map_err(|e| format!("cannot apply the seccomp filter: {e}"))
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod command;
 mod host;
 pub mod launcher;
 mod logs;
+mod pids;
 mod pool;
 mod process;
 mod sandbox;
@@ -90,13 +91,28 @@ impl External {
             self.next_id += 1;
             let request = protocol::decide(id, view, &legal);
             process.send(request.clone());
-            let timeout = Duration::from_millis(self.bot.spec.timeout_ms);
+            let spec = &self.bot.spec;
+            // A fresh process's first decision has its own allowance (a
+            // JVM loading classes and tables at first use).
+            let first = !process.decided;
+            let limit = if first {
+                spec.first_move_limit(self.bot.host.bot_options())
+            } else {
+                spec.timeout_ms
+            };
             // Every failure names the request; a bad line also shows the reply.
-            let answer = match process.receive(timeout) {
+            let answer = match process.receive(Duration::from_millis(limit)) {
                 Ok(line) => protocol::read_move(&line, id, &legal)
                     .map_err(|e| format!("{e}\n  request: {request}\n  reply:   {line}")),
+                Err(why) if first && why.starts_with("no answer within") => Err(format!(
+                    "bot `{}` made no first move within {limit} ms (a fresh process's \
+                     allowance for its first decision; later ones have timeout_ms = {}; the \
+                     profile's first_move_ms or --first-move-ms raise it)\n  request: {request}",
+                    self.name, spec.timeout_ms
+                )),
                 Err(why) => Err(format!("{why}\n  request: {request}")),
             };
+            process.decided = true;
             match answer {
                 Ok(mv) => return mv,
                 Err(reason) => self.fail(reason),
@@ -189,6 +205,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<Arc<Bot>>(
         Param::new("log_dir", ParamType::Text, "a folder path"),
         Param::new("cwd", ParamType::Text, "a folder path: the bot's working directory"),
         Param::new("handshake_ms", ParamType::Integer, "an integer from 1 to 3600000"),
+        Param::new("first_move_ms", ParamType::Integer, "an integer from 1 to 3600000"),
         Param::new("max_log_bytes", ParamType::Integer, "an integer from 0 up"),
         Param::new("sandbox", ParamType::Text, "auto, strict or off"),
         Param::new("read", ParamType::Toml, "an array of paths the bot may read"),
@@ -255,6 +272,14 @@ impl Params for Arc<Bot> {
             }
             ("handshake_ms", value) => {
                 spec.handshake_ms = Some(
+                    value
+                        .read()
+                        .filter(|t| (1..=3_600_000).contains(t))
+                        .ok_or(ParamError::Invalid)?,
+                );
+            }
+            ("first_move_ms", value) => {
+                spec.first_move_ms = Some(
                     value
                         .read()
                         .filter(|t| (1..=3_600_000).contains(t))

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::host::{BotHost, lock};
 use super::logs::capped_copy;
 use super::sandbox;
-use super::{BotSpec, DEFAULT_HANDSHAKE_MS};
+use super::BotSpec;
 use crate::protocol::{self, BotHello, MAX_LINE};
 
 /// The least time an idle bot has to exit after `quit` before it is
@@ -121,6 +121,11 @@ pub struct BotProcess {
     stderr_done: Option<Receiver<()>>,
     /// How long the bot has to exit after `quit`.
     quit_grace: Duration,
+    /// Whether it has answered a decision: until then it has the first
+    /// move's allowance ([`BotSpec::first_move_limit`]).
+    pub(super) decided: bool,
+    /// Its pids cgroup (as root), removed once the process has ended.
+    pids: Option<super::pids::PidsGroup>,
     /// The host that started it (and keeps its process group).
     host: Arc<BotHost>,
 }
@@ -216,7 +221,8 @@ impl BotProcess {
                 reason: format!("its working directory (cwd) {} is not a folder", dir.display()),
             });
         }
-        let launch = sandbox::launch(host, &spec.command, &spec.sandbox, &dir, &command)?;
+        let mut launch = sandbox::launch(host, &spec.command, &spec.sandbox, &dir, &command)?;
+        let pids = launch.pids.take();
         for line in &launch.notes {
             writeln!(file, "{line}").map_err(log_error)?;
         }
@@ -260,16 +266,14 @@ impl BotProcess {
             slot,
             stderr_done: Some(stderr_done),
             quit_grace: QUIT_GRACE,
+            decided: false,
+            pids,
             host: Arc::clone(host),
         };
         let started = Instant::now();
         let hello = protocol::hello(&spec.options);
         process.send(hello.clone());
-        let startup_ms = host
-            .bot_options()
-            .handshake_ms
-            .or(spec.handshake_ms)
-            .unwrap_or(spec.timeout_ms.max(DEFAULT_HANDSHAKE_MS));
+        let startup_ms = spec.handshake_limit(host.bot_options());
         let answer = process
             .receive(Duration::from_millis(startup_ms))
             .map_err(|why| {
@@ -582,6 +586,7 @@ impl BotProcess {
             }
         }
         self.host.end(&mut self.child);
+        drop(self.pids.take());
         self.stderr_copied();
         exited
     }

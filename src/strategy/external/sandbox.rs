@@ -19,6 +19,7 @@ use std::sync::OnceLock;
 
 use super::BotError;
 use super::host::{BotHost, lock};
+use super::pids::PidsGroup;
 
 /// The argument that makes the host program the launcher.
 pub const LAUNCHER_ARG: &str = "__sandbox-exec";
@@ -113,6 +114,8 @@ pub struct BotOptions {
     pub sandbox: Option<SandboxMode>,
     /// `--handshake-ms`.
     pub handshake_ms: Option<u64>,
+    /// `--first-move-ms`.
+    pub first_move_ms: Option<u64>,
 }
 
 impl BotHost {
@@ -232,11 +235,27 @@ fn kernel_level() -> Option<Level> {
     })
 }
 
+/// Whether the kernel applies seccomp filters that return an error
+/// (`/proc/sys/kernel/seccomp/actions_avail`, Linux 4.14), which the
+/// launcher uses to refuse sockets without the network.
+fn seccomp_available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        cfg!(all(
+            target_os = "linux",
+            any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "riscv64")
+        )) && std::fs::read_to_string("/proc/sys/kernel/seccomp/actions_avail")
+            .is_ok_and(|actions| actions.split_whitespace().any(|a| a == "errno"))
+    })
+}
+
 /// The least level `strict` accepts: files, TCP, signals.
 const STRICT_LEVEL: Level = Level::Scope;
 
-/// What the sandbox cannot enforce on this system, as short phrases.
-fn missing(level: Option<Level>, root: bool) -> Vec<&'static str> {
+/// What the sandbox cannot enforce on this system, as short phrases, with
+/// seccomp filters (`seccomp`) or without; `root` when ginlab runs as root
+/// and cannot make pids cgroups (`super::pids`).
+fn missing(level: Option<Level>, seccomp: bool, root: bool) -> Vec<&'static str> {
     let mut gaps = Vec::new();
     match level {
         None => gaps.push("file access, network, signals (no Landlock in this kernel)"),
@@ -247,16 +266,19 @@ fn missing(level: Option<Level>, root: bool) -> Vec<&'static str> {
             if level < Level::Scope {
                 gaps.push("signals and abstract sockets (Landlock ABI < 6)");
             }
-            if level < Level::UnixPaths {
-                gaps.push("connecting to unix sockets by path (Landlock ABI < 9)");
+            if level < Level::UnixPaths && !seccomp {
+                gaps.push("connecting to unix sockets by path (Landlock ABI < 9, no seccomp)");
             }
-            if level < Level::Udp {
-                gaps.push("UDP (Landlock ABI < 10)");
+            if level < Level::Udp && !seccomp {
+                gaps.push("UDP (Landlock ABI < 10, no seccomp)");
             }
         }
     }
     if root {
-        gaps.push("the process limit (ginlab runs as root, which Linux exempts)");
+        gaps.push(
+            "the process limit (ginlab runs as root, which RLIMIT_NPROC exempts, and can make \
+             no pids cgroup)",
+        );
     }
     gaps
 }
@@ -278,6 +300,8 @@ pub(super) struct Launch {
     pub argv: Vec<OsString>,
     /// Lines for the bot's log: what was granted or left out.
     pub notes: Vec<String>,
+    /// The bot's pids cgroup (as root), to remove once it has ended.
+    pub pids: Option<PidsGroup>,
 }
 
 /// Folders every bot may read: the system's programs and libraries.
@@ -432,6 +456,7 @@ pub(super) fn launch(
     let plain = Launch {
         argv: command.iter().map(OsString::from).collect(),
         notes: Vec::new(),
+        pids: None,
     };
     let mode = host.mode_for(spec.mode);
     if mode == SandboxMode::Off {
@@ -440,18 +465,23 @@ pub(super) fn launch(
     let launcher = lock(&host.launcher).clone();
     let level = kernel_level();
     let root = is_root();
-    let mut gaps = missing(level, root);
+    let seccomp = seccomp_available();
+    let mut gaps = missing(level, seccomp, root && super::pids::base().is_none());
     if launcher.is_none() {
         gaps = vec!["anything (this program has no sandbox launcher; the ginlab command has)"];
     }
-    let weak = launcher.is_none() || level.is_none_or(|l| l < STRICT_LEVEL);
+    let weak = launcher.is_none() || level.is_none_or(|l| l < STRICT_LEVEL) || !seccomp;
     if mode == SandboxMode::Strict && weak {
         return Err(BotError::Sandbox {
             reason: format!(
-            "--sandbox strict: cannot sandbox bot `{name}` here: it needs Landlock ABI 6 or \
-             later (Linux 6.12) and the ginlab command; not enforceable: {}",
-            gaps.join(", ")
-        ),
+                "--sandbox strict: cannot sandbox bot `{name}` here: it needs Landlock ABI 6 or \
+                 later (Linux 6.12), seccomp filters and the ginlab command; not enforceable: {}",
+                gaps.iter()
+                    .copied()
+                    .chain((!seccomp).then_some("seccomp filters (the kernel has none)"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         });
     }
     if !gaps.is_empty() {
@@ -500,6 +530,8 @@ pub(super) fn launch(
     }
     if spec.network {
         argv.push("--network".into());
+    } else if seccomp {
+        argv.push("--no-sockets".into());
     }
     for (flag, value) in [
         ("--memory-mb", spec.memory_mb),
@@ -508,12 +540,24 @@ pub(super) fn launch(
     ] {
         argv.extend([flag.into(), value.to_string().into()]);
     }
+    // Root is not bound by `--processes` (RLIMIT_NPROC); a pids cgroup is.
+    let pids = if root {
+        PidsGroup::new(spec.processes).map_err(|e| BotError::Spawn {
+            command: name.to_owned(),
+            reason: format!("cannot make its pids cgroup (the process limit as root): {e}"),
+        })?
+    } else {
+        None
+    };
+    if let Some(group) = &pids {
+        argv.extend(["--pids-cgroup".into(), group.path().into()]);
+    }
     if mode == SandboxMode::Strict {
         argv.extend(["--require".into(), (STRICT_LEVEL as u8).to_string().into()]);
     }
     argv.push("--".into());
     argv.extend(command.iter().map(OsString::from));
-    Ok(Launch { argv, notes })
+    Ok(Launch { argv, notes, pids })
 }
 
 #[cfg(test)]
@@ -549,6 +593,22 @@ mod tests {
         };
         let plain = launch(&host, &["sh".into()], &off, &here, "sh").unwrap();
         assert_eq!(plain.argv, [OsString::from("sh")]);
+    }
+
+    /// Without seccomp, a kernel before Landlock ABI 9 and 10 leaves unix
+    /// sockets by path and UDP open, and `auto` names them; with it,
+    /// nothing of the network is missing. As root without a pids cgroup,
+    /// the process limit is.
+    #[test]
+    fn what_is_missing_names_sockets_without_seccomp() {
+        let abi7 = Some(Level::Scope);
+        let without = missing(abi7, false, false).join("; ");
+        assert!(without.contains("UDP (Landlock ABI < 10, no seccomp)"), "{without}");
+        assert!(without.contains("unix sockets by path"), "{without}");
+        assert!(missing(abi7, true, false).is_empty());
+        assert!(missing(Some(Level::Udp), false, false).is_empty());
+        let root = missing(abi7, true, true).join("; ");
+        assert!(root.contains("the process limit"), "{root}");
     }
 
     #[test]
