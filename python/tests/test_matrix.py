@@ -157,3 +157,13 @@ def test_a_study_sweeps_and_balances_a_search_player_on_a_budget():
     swept = ginlab.sweep("mc:samples=4", "samples", [2, 4], "simple", hands=2, budget_ms=1.0)
     assert len(swept["sweep"]) == 2
     assert ginlab.balance("mc:samples=4", hands=2, budget_ms=1.0)["balance"]
+
+
+def test_a_shard_of_no_deals_is_refused(tmp_path):
+    # 4 partnership games are one deal of four rotations: shard 1/2 holds
+    # none of it and would give a result of 0 games.
+    with pytest.raises(ValueError, match=r"--shard 1/2: the shard holds none of the 1 deal "):
+        ginlab.match(teams=["greedy", "simple"], vs=["random", "greedy"], games=4, out=str(tmp_path / "o"), shard="1/2")
+    assert not (tmp_path / "o" / "summary.csv").exists()
+    played = ginlab.match(teams=["greedy", "simple"], vs=["random", "greedy"], games=4, out=str(tmp_path / "o"), shard="2/2")
+    assert played["summary"][0]["games"] == 4
