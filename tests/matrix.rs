@@ -271,7 +271,20 @@ fn every_run_flag_for_every_format() {
             case("--shard", &["--shard", "2/2", "--out", "o"]),
             case("--resume", &["--resume", "--out", "o"]),
             case("--record", &["--record", "r.jsonl", "--out", "o"]),
-            case("--anchor", &["--anchor", "greedy", "--out", "o"]),
+            // A partnership's rating list rates teams.
+            case(
+                "--anchor",
+                &[
+                    "--anchor",
+                    if format == "partnership" {
+                        "greedy+simple"
+                    } else {
+                        "greedy"
+                    },
+                    "--out",
+                    "o",
+                ],
+            ),
             case("--json", &["--json", "--out", "o"]),
             case("--status", &["--status", "2", "--out", "o"]),
         ];
@@ -286,7 +299,7 @@ fn every_run_flag_for_every_format() {
                 (_, "--resume") => Result_::Refused, // no checkpoint to resume
                 ("two", "--anchor") => Result_::Refused, // two players make no rating list
                 ("two", _) => Result_::Whole,
-                (_, "--record" | "--anchor") => Result_::Refused,
+                (_, "--record") => Result_::Refused,
                 _ => Result_::Whole,
             };
             assert_eq!(got, expected, "run {format} {}", c.flag);

@@ -125,8 +125,10 @@ def test_run(fmt, keyword, tmp_path):
         assert outcome == "played"
     if keyword in ("shard", "resume") or (keyword == "anchor" and fmt == "two"):
         assert outcome == "refused"
-    if fmt != "two" and keyword in ("record", "anchor"):
+    if fmt != "two" and keyword == "record":
         assert outcome == "refused"
+    if fmt == "three" and keyword == "anchor":
+        assert outcome == "played"  # a rating list of the three players
 
 
 SWEEP = ["games", "hands", "rules", "rule", "seed", "duplicate", "threads", "out", "shard", "resume", "objective", "budget_ms"]

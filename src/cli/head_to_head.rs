@@ -12,7 +12,7 @@ use ginlab::job::{self, JobRequest, Layout, Progress, Shard, Tally};
 use ginlab::lab::Lab;
 use ginlab::report::{
     SprtJson, Summary, json_report, match_header, match_report, seed_line, side_table, sprt_line,
-    table_header,
+    table_header, table_ratings_table,
 };
 use ginlab::sim::{Format, Work};
 use ginlab::stats::Sprt;
@@ -251,7 +251,8 @@ pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
     };
     if args.json {
         let sprt = outcome.stopped.as_ref().map(SprtJson::new);
-        return write_stdout(json_report(&outcome.summary, None, None, sprt).as_bytes());
+        let json = json_report(&outcome.summary, outcome.ratings.as_deref(), None, sprt);
+        return write_stdout(json.as_bytes());
     }
     let mut text = match (&outcome.summary, &outcome.tallies[0]) {
         (Summary::Sides { sides, seats }, Tally::Table(format, t)) => {
@@ -262,6 +263,9 @@ pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
             };
             text.push_str(&side_table(sides, what));
             text.push_str(&side_table(seats, "seat"));
+            if let Some(ratings) = &outcome.ratings {
+                text.push_str(&table_ratings_table(ratings));
+            }
             text
         }
         (summary, tally) => {

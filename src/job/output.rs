@@ -92,8 +92,14 @@ pub(super) fn rows(state: &State) -> Rows {
         Summary::Sides { sides, seats }
     };
     let tallies = row_tallies(state);
-    let ratings = (state.study == StudyKind::Match && report::rated(&tallies))
-        .then(|| report::rating_rows(&tallies, state.anchor.as_deref()));
+    let ratings = if state.pairs() {
+        (state.study == StudyKind::Match && report::rated(&tallies))
+            .then(|| report::rating_rows(&tallies, state.anchor.as_deref()))
+    } else {
+        (state.study == StudyKind::Match)
+            .then(|| report::table_rating_rows(&table_rows(state), state.anchor.as_deref()))
+            .filter(|rows| !rows.is_empty())
+    };
     let study = match &state.study {
         StudyKind::Match => None,
         StudyKind::Sweep { param, values, .. } => Some(StudyRows::Sweep(report::sweep_rows(
@@ -127,6 +133,31 @@ fn row_tallies(state: &State) -> Vec<RowTallies<'_>> {
             tallies,
         })
         .collect()
+}
+
+/// Every three-player or partnership row's variant, sides and tallies.
+fn table_rows(state: &State) -> Vec<report::TableRowTallies<'_>> {
+    state
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let (format, tallies) = r.tally.table()?;
+            Some(report::TableRowTallies {
+                variant: &r.variant,
+                sides: report::side_names(format, &r.players),
+                tallies,
+            })
+        })
+        .collect()
+}
+
+/// `crosstable.csv` of a rated match: of the pairings, or of the tables.
+fn crosstable(state: &State) -> Result<Vec<u8>, csv::Error> {
+    if state.pairs() {
+        report::crosstable_bytes(&row_tallies(state))
+    } else {
+        report::table_crosstable_bytes(&table_rows(state))
+    }
 }
 
 /// Computes the rows of `state` and, with a folder, puts every result file
@@ -175,10 +206,7 @@ pub(super) fn write_result(
     }
     if let Some(table) = ratings {
         entries.push(("ratings.csv".into(), csv_bytes(table).map_err(csv)?));
-        entries.push((
-            "crosstable.csv".into(),
-            report::crosstable_bytes(&row_tallies(state)).map_err(csv)?,
-        ));
+        entries.push(("crosstable.csv".into(), crosstable(state).map_err(csv)?));
     }
     entries.extend(headline_chart(state, &rows));
     // A run that reproduces the folder's files keeps its manifest, which
@@ -211,7 +239,7 @@ fn earlier_files(dir: &Path) -> Vec<String> {
         names.extend(report::chart_names(&r.variant, players, tallies.games > 0));
     }
     match earlier.study {
-        StudyKind::Match if report::rated(&row_tallies(&earlier)) => {
+        StudyKind::Match if !earlier.pairs() || report::rated(&row_tallies(&earlier)) => {
             names.extend(["ratings.csv", "crosstable.csv", "ratings.svg"].map(String::from));
         }
         StudyKind::Match => {}
@@ -289,7 +317,7 @@ fn headline_chart(state: &State, rows: &Rows) -> Option<(String, Vec<u8>)> {
             report::balance_chart(table).into_bytes(),
         )),
         _ => rows.ratings.as_ref().map(|table| {
-            let unit = if pair_rows(state).any(|(_, _, t)| t.games > 0) {
+            let unit = if !state.pairs() || pair_rows(state).any(|(_, _, t)| t.games > 0) {
                 "game"
             } else {
                 "hand"
