@@ -320,7 +320,10 @@ fn tables_get_a_rating_list_of_their_sides() {
         for r in &ratings {
             if won(&r[2]) == 0.0 {
                 // random wins no game against these.
-                assert!(r[3].is_empty() && r[10].starts_with("unbounded below"), "{r:?}");
+                assert!(
+                    r[3].is_empty() && r[10].starts_with("unbounded below"),
+                    "{r:?}"
+                );
                 continue;
             }
             let elo: f64 = r[3].parse().unwrap();

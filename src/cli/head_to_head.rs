@@ -2,11 +2,11 @@
 //! (`match` is a Rust keyword, hence the module name.)
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use ginlab::engine::{Deck, Seat};
+use ginlab::engine::Seat;
 use ginlab::experiment::Pairing;
 use ginlab::job::{self, JobRequest, Layout, Progress, Shard, Tally};
 use ginlab::lab::Lab;
@@ -17,7 +17,6 @@ use ginlab::report::{
 use ginlab::sim::{Format, Work};
 use ginlab::stats::Sprt;
 
-use super::input::DECKS_FILE;
 use super::job::{command, on_progress, resolver, status_block};
 use super::rules::RulesArgs;
 use super::strategies::strategy_help;
@@ -135,28 +134,6 @@ fn budget_ms(text: &str) -> Result<f64, String> {
     }
 }
 
-fn read_decks(path: &Path) -> Result<Vec<Deck>, Failure> {
-    let text = DECKS_FILE.read_file(path)?;
-    let mut decks = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let deck: Deck = line
-            .parse()
-            .map_err(|e| Failure::input(format!("{} line {}: {e}", path.display(), number + 1)))?;
-        decks.push(deck);
-    }
-    if decks.is_empty() {
-        return Err(Failure::input(format!(
-            "{}: no deck orders in the file",
-            path.display()
-        )));
-    }
-    Ok(decks)
-}
-
 pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
     // Checked here: clap's `requires` does not fire for a member of the
     // `amount` group.
@@ -170,7 +147,7 @@ pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
         (Some(n), _, _) => Work::Hands(n),
         (_, Some(n), _) => Work::Games(n),
         (_, _, Some(path)) => Work::Decks {
-            decks: read_decks(path)?,
+            decks: job::decks(path)?,
             dealer: if args.dealer.as_deref() == Some("a") {
                 Seat::A
             } else {

@@ -30,8 +30,11 @@ pub struct Outcome {
     pub summary: Summary,
     /// The study's table, if the job is a study.
     pub study: Option<StudyRows>,
-    /// The rating list (`ratings.csv`), for a match of three or more players.
+    /// The rating list (`ratings.csv`), for a match of three or more players
+    /// or a three-player or partnership match.
     pub ratings: Option<Vec<RatingRow>>,
+    /// `crosstable.csv`'s text, with the rating list.
+    pub crosstable: Option<String>,
     /// The stopping rule's result, if one was given: its decision, and the
     /// LLR and units at the unit it decided at (at the end when the deals
     /// ran out first). The tallies may hold more units: the rest of the
@@ -55,6 +58,7 @@ impl Outcome {
             summary: rows.summary,
             study: rows.study,
             ratings: rows.ratings,
+            crosstable: rows.crosstable,
             stopped,
             notes,
         }
@@ -69,6 +73,8 @@ pub(super) struct Rows {
     pub study: Option<StudyRows>,
     /// The rating list of a match of three or more players.
     pub ratings: Option<Vec<RatingRow>>,
+    /// `crosstable.csv`, with the rating list.
+    pub crosstable: Option<String>,
 }
 
 /// The presentation rows of `state`: the summary, the study's table and
@@ -113,6 +119,7 @@ pub(super) fn rows(state: &State) -> Rows {
         summary,
         study,
         ratings,
+        crosstable: None,
     }
 }
 
@@ -170,7 +177,13 @@ pub(super) fn write_result(
     manifest_toml: &str,
     done_with: &[&str],
 ) -> Result<Rows, JobError> {
-    let rows = rows(state);
+    let run = |e: std::io::Error| JobError::Run(e.to_string());
+    let csv = |e: csv::Error| JobError::Run(e.to_string());
+    let mut rows = rows(state);
+    if rows.ratings.is_some() {
+        let bytes = crosstable(state).map_err(csv)?;
+        rows.crosstable = Some(String::from_utf8(bytes).map_err(|e| JobError::Run(e.to_string()))?);
+    }
     let Some(dir) = dir else {
         return Ok(rows);
     };
@@ -178,9 +191,8 @@ pub(super) fn write_result(
         summary,
         study,
         ratings,
+        crosstable,
     } = &rows;
-    let run = |e: std::io::Error| JobError::Run(e.to_string());
-    let csv = |e: csv::Error| JobError::Run(e.to_string());
     let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
     let json = serde_json::to_vec(state).map_err(|e| JobError::Run(e.to_string()))?;
     let manifest_toml = with_digest(manifest_toml, &digest(&json));
@@ -204,9 +216,9 @@ pub(super) fn write_result(
         }
         None => {}
     }
-    if let Some(table) = ratings {
+    if let (Some(table), Some(crosstable)) = (ratings, crosstable) {
         entries.push(("ratings.csv".into(), csv_bytes(table).map_err(csv)?));
-        entries.push(("crosstable.csv".into(), crosstable(state).map_err(csv)?));
+        entries.push(("crosstable.csv".into(), crosstable.clone().into_bytes()));
     }
     entries.extend(headline_chart(state, &rows));
     // A run that reproduces the folder's files keeps its manifest, which
