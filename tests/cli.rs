@@ -1177,7 +1177,9 @@ fn shards_merge_into_the_single_run() {
     ginlab()
         .args(args)
         .arg(&huge)
-        .args(["--shard", "1/1000000000000"])
+        // The last shard: it holds the last deal (the first holds none,
+        // which is refused).
+        .args(["--shard", "1000000000000/1000000000000"])
         .assert()
         .success();
     rejects(
@@ -1188,7 +1190,7 @@ fn shards_merge_into_the_single_run() {
             base.join("m").to_str().unwrap(),
         ],
         "",
-        &["shard 2/1000000000000 is missing"],
+        &["shard 1/1000000000000 is missing"],
     );
     rejects(
         &[
@@ -1743,7 +1745,9 @@ fn a_record_among_the_result_files_is_refused() {
 }
 
 #[test]
-fn an_empty_shard_prints_no_elo() {
+fn an_empty_shard_is_refused() {
+    // 2 duplicate hands are one deal: shard 1/3 holds none of it, and
+    // would print a result of no hands.
     let dir = out_dir("empty-shard");
     let output = ginlab()
         .args([
@@ -1752,14 +1756,14 @@ fn an_empty_shard_prints_no_elo() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(output.status.success());
-    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        text.contains("A Elo         none: no hands played"),
-        "{text}"
+        stderr.contains("--shard 1/3: the shard holds none of the 1 deal of row"),
+        "{stderr}"
     );
-    assert!(!text.contains("3600") && !text.contains("-0.0"), "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(!dir.join("summary.csv").exists());
 }
 
 #[test]

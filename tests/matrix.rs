@@ -134,9 +134,14 @@ fn case(flag: &'static str, args: &[&str]) -> Case {
 /// flag is an amount).
 fn match_cases() -> Vec<Case> {
     let g = ["--games", "4"];
+    // 8 games: two deals of a partnership, so each half holds one (a
+    // shard of no deals is refused: `a_shard_of_no_deals_is_refused`).
+    let g8 = ["--games", "8"];
     let with = |flag: &'static str, extra: &[&str]| {
         let amount: &[&str] = if ["--hands", "--decks", "--dealer"].contains(&flag) {
             &[]
+        } else if flag == "--shard" {
+            &g8
         } else {
             &g
         };
@@ -266,7 +271,20 @@ fn every_run_flag_for_every_format() {
             case("--shard", &["--shard", "2/2", "--out", "o"]),
             case("--resume", &["--resume", "--out", "o"]),
             case("--record", &["--record", "r.jsonl", "--out", "o"]),
-            case("--anchor", &["--anchor", "greedy", "--out", "o"]),
+            // A partnership's rating list rates teams.
+            case(
+                "--anchor",
+                &[
+                    "--anchor",
+                    if format == "partnership" {
+                        "greedy+simple"
+                    } else {
+                        "greedy"
+                    },
+                    "--out",
+                    "o",
+                ],
+            ),
             case("--json", &["--json", "--out", "o"]),
             case("--status", &["--status", "2", "--out", "o"]),
         ];
@@ -281,7 +299,7 @@ fn every_run_flag_for_every_format() {
                 (_, "--resume") => Result_::Refused, // no checkpoint to resume
                 ("two", "--anchor") => Result_::Refused, // two players make no rating list
                 ("two", _) => Result_::Whole,
-                (_, "--record" | "--anchor") => Result_::Refused,
+                (_, "--record") => Result_::Refused,
                 _ => Result_::Whole,
             };
             assert_eq!(got, expected, "run {format} {}", c.flag);
@@ -339,6 +357,65 @@ fn every_study_flag() {
             assert_eq!(got, expected, "{} {}", study[0], c.flag);
         }
     }
+}
+
+#[test]
+fn a_shard_of_no_deals_is_refused() {
+    // 4 partnership games are one deal of four rotations: shard 1/2 holds
+    // none of it, and would write a result of 0 games.
+    let dir = scratch("empty-shard");
+    let args: Vec<String> = [
+        "match",
+        "--teams",
+        "greedy,simple",
+        "--vs",
+        "random,greedy",
+        "-q",
+        "--games",
+        "4",
+        "--shard",
+        "1/2",
+        "--out",
+        "o",
+    ]
+    .iter()
+    .map(|a| (*a).to_owned())
+    .collect();
+    assert_eq!(
+        judge(&dir, &args, Some("o"), false, false),
+        Result_::Refused
+    );
+    let output = Command::cargo_bin("ginlab")
+        .unwrap()
+        .current_dir(&dir)
+        .args(&args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--shard 1/2") && stderr.contains("none of the 1 deal "),
+        "{stderr}"
+    );
+    assert!(!dir.join("o").join("tallies.json").exists());
+    // The other half holds the deal and plays it.
+    let mut second = args.clone();
+    second[9] = "2/2".into();
+    assert_eq!(
+        judge(&dir, &second, Some("o"), false, false),
+        Result_::Whole
+    );
+    // Two players too: 2 games are one duplicate deal.
+    let two = strings(&[
+        "match", "greedy", "simple", "-q", "--games", "2", "--shard", "2/3", "--out", "o2",
+    ]);
+    assert_eq!(
+        judge(&dir, &two, Some("o2"), false, false),
+        Result_::Refused
+    );
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| (*a).to_owned()).collect()
 }
 
 /// An empty scratch folder path for this test file's `group`, case `name`.

@@ -267,3 +267,101 @@ fn a_gauntlet_of_hands_is_rated_per_hand() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The cells of a CSV `text`'s rows (no quoting in these files).
+fn cells(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_owned).collect())
+        .collect()
+}
+
+/// Three players and partnerships get a rating list of their sides by
+/// Luce's model: `400·log10(W_i / W_anchor)` over the games won, with an
+/// interval over the deals, and a crosstable of `W_i / (W_i + W_j)`.
+#[test]
+fn tables_get_a_rating_list_of_their_sides() {
+    let three = "seed = 2\ngames = 90\nformat = \"three\"\nplayers = [\"greedy\", \"simple\", \"random\"]\n[[variant]]\nname = \"standard\"\n";
+    let teams = "seed = 2\ngames = 40\nformat = \"partnership\"\nanchor = \"greedy+simple\"\nplayers = [\"greedy\", \"simple\", \"tracker\", \"greedy:knock_at=9\"]\n[[variant]]\nname = \"standard\"\n";
+    for (name, text, anchor, sides) in [
+        ("three", three, "simple", 3),
+        ("teams", teams, "greedy+simple", 2),
+    ] {
+        let (dir, spec) = scratch(&format!("table-{name}"), text);
+        let out = dir.join("out");
+        let output = ginlab()
+            .args([
+                "run".as_ref(),
+                spec.as_os_str(),
+                "--out".as_ref(),
+                out.as_os_str(),
+            ])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(
+            stdout.contains(&format!(
+                "ratings (Elo by maximum likelihood of Luce's model over the games won at the table, {anchor} = 0, 95 % intervals over the deals)"
+            )),
+            "{stdout}"
+        );
+        let wins: Vec<(String, f64)> = cells(&read(&out, "summary.csv"))
+            .iter()
+            .map(|r| (r[2].clone(), r[4].parse().unwrap()))
+            .collect();
+        let won = |side: &str| wins.iter().find(|(s, _)| s == side).unwrap().1;
+        let ratings = cells(&read(&out, "ratings.csv"));
+        assert_eq!(ratings.len(), sides, "{ratings:?}");
+        for r in &ratings {
+            if won(&r[2]) == 0.0 {
+                // random wins no game against these.
+                assert!(
+                    r[3].is_empty() && r[10].starts_with("unbounded below"),
+                    "{r:?}"
+                );
+                continue;
+            }
+            let elo: f64 = r[3].parse().unwrap();
+            let expected = 400.0 * (won(&r[2]) / won(anchor)).log10();
+            assert!((elo - expected).abs() < 1e-5, "{r:?}: {expected}");
+            if r[2] == anchor {
+                assert_eq!(r[10], "anchor");
+            } else {
+                let (lo, hi): (f64, f64) = (r[4].parse().unwrap(), r[5].parse().unwrap());
+                assert!(lo < elo && elo < hi, "{r:?}");
+            }
+        }
+        let cross = cells(&read(&out, "crosstable.csv"));
+        let names: Vec<&String> = wins.iter().map(|(s, _)| s).collect();
+        for row in &cross {
+            for (j, cell) in row[2..].iter().enumerate() {
+                if *names[j] == row[1] {
+                    assert!(cell.is_empty());
+                } else {
+                    let share = won(&row[1]) / (won(&row[1]) + won(names[j]));
+                    assert!(
+                        (cell.parse::<f64>().unwrap() - share).abs() < 1e-6,
+                        "{row:?}"
+                    );
+                }
+            }
+        }
+        assert!(out.join("ratings.svg").is_file());
+    }
+    // The anchor is a side: a team by its `A+B` name.
+    let (_, spec) = scratch("table-anchor", teams);
+    refused(
+        &[
+            "run".as_ref(),
+            spec.as_os_str(),
+            "--anchor".as_ref(),
+            "random".as_ref(),
+        ],
+        "anchor `random` is not one of the teams (a partnership's list rates teams): greedy+simple, tracker+greedy:knock_at=9",
+    );
+}

@@ -62,7 +62,13 @@ fn read(dir: &Path, name: &str) -> Vec<u8> {
 }
 
 /// The files runs, merges and resumes must agree on, byte for byte.
-const SAME: [&str; 3] = ["summary.csv", "seats.csv", "tallies.json"];
+const SAME: [&str; 5] = [
+    "summary.csv",
+    "seats.csv",
+    "tallies.json",
+    "ratings.csv",
+    "crosstable.csv",
+];
 
 fn options(shard: Option<Shard>, threads: usize) -> Options {
     Options {
@@ -467,8 +473,16 @@ fn what_multi_player_games_cannot_do_is_refused() {
     .unwrap();
     refuses(
         &dir,
-        &["run", "anchored.toml", "--out", "anchored", "-q"],
-        "not a three-player or partnership table",
+        &[
+            "run",
+            "anchored.toml",
+            "--anchor",
+            "nobody",
+            "--out",
+            "anchored",
+            "-q",
+        ],
+        "anchor `nobody` is not one of the players: greedy, simple, random",
     );
     assert!(!dir.join("anchored").exists());
     refuses(

@@ -172,6 +172,8 @@ def match(
     vs: Optional[Sequence[Player]] = None,
     games: Optional[int] = None,
     hands: Optional[int] = None,
+    decks: Optional[_Path] = None,
+    dealer: Optional[str] = None,
     rules: str = "standard",
     rule: Union[str, Sequence[str], None] = None,
     seed: int = 1,

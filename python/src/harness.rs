@@ -14,12 +14,13 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
 use ginlab::cards::{Card, CardSet};
+use ginlab::engine::Seat;
 use ginlab::experiment::{Experiment, Pairing, Sweep};
 use ginlab::job::{
     self, JobError, JobRequest, JobSpec, Layout, Options, Outcome, Player, SPEC_FILE, Shard,
 };
 use ginlab::meld;
-use ginlab::report::{Objective, RowTallies, SprtJson, crosstable_bytes, json_report};
+use ginlab::report::{Objective, SprtJson, json_report};
 use ginlab::rules::{PRESETS, Rules};
 use ginlab::sim::{Format, Work};
 use ginlab::stats::Sprt;
@@ -172,7 +173,7 @@ fn play<'py>(
     }
     options.abort = Some(objects.stop.abort.clone());
     let outcome = run_job(py, &spec, &options, &objects.stop)?;
-    rows(py, &outcome, crosstable_text(&spec, &outcome)?)
+    rows(py, &outcome)
 }
 
 /// Deals per block with a Python player: how soon it stops after an error.
@@ -223,11 +224,7 @@ fn run_job(py: Python<'_>, spec: &JobSpec, options: &Options, stop: &Stop) -> Py
 /// list of row dicts in the file's column order; and `sprt` (a dict) when
 /// a stopping rule was given. `crosstable` is `crosstable.csv`'s text
 /// when the job made a rating list.
-fn rows<'py>(
-    py: Python<'py>,
-    outcome: &Outcome,
-    crosstable: Option<String>,
-) -> PyResult<Bound<'py, PyDict>> {
+fn rows<'py>(py: Python<'py>, outcome: &Outcome) -> PyResult<Bound<'py, PyDict>> {
     let sprt = outcome.stopped.as_ref().map(SprtJson::new);
     let text = json_report(
         &outcome.summary,
@@ -240,40 +237,10 @@ fn rows<'py>(
         .import("json")?
         .call_method1("loads", (text,))?
         .cast_into::<PyDict>()?;
-    if let Some(text) = crosstable {
-        rows.set_item("crosstable", crosstable_rows(py, text)?)?;
+    if let Some(text) = &outcome.crosstable {
+        rows.set_item("crosstable", crosstable_rows(py, text.clone())?)?;
     }
     Ok(rows)
-}
-
-/// The text of `crosstable.csv` for `spec`'s finished `outcome`, when it
-/// made a rating list.
-fn crosstable_text(spec: &JobSpec, outcome: &Outcome) -> PyResult<Option<String>> {
-    if outcome.ratings.is_none() {
-        return Ok(None);
-    }
-    let players: Vec<[String; 2]> = spec
-        .rows
-        .iter()
-        .map(|r| [r.players[0].clone(), r.players[1].clone()])
-        .collect();
-    let tallies: Vec<RowTallies<'_>> = spec
-        .rows
-        .iter()
-        .zip(&players)
-        .zip(&outcome.tallies)
-        .filter_map(|((r, players), t)| {
-            Some(RowTallies {
-                variant: &r.variant,
-                players,
-                tallies: t.pair()?,
-            })
-        })
-        .collect();
-    let bytes = crosstable_bytes(&tallies).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    String::from_utf8(bytes)
-        .map(Some)
-        .map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
 /// The rows of `crosstable.csv` (`text`): variant, player, and the
@@ -320,14 +287,7 @@ pub fn merge(py: Python<'_>, shards: Vec<PathBuf>, out: PathBuf) -> PyResult<Bou
     let outcome = py
         .detach(|| job::merge(&shards, &out, &command))
         .map_err(job_error)?;
-    let crosstable = match outcome.ratings {
-        Some(_) => Some(
-            std::fs::read_to_string(out.join("crosstable.csv"))
-                .map_err(|e| PyRuntimeError::new_err(format!("reading crosstable.csv: {e}")))?,
-        ),
-        None => None,
-    };
-    rows(py, &outcome, crosstable)
+    rows(py, &outcome)
 }
 
 /// One string or a sequence of them (`rules="hoyle"` or
@@ -369,7 +329,7 @@ fn command(function: &str, args: &[String]) -> Vec<String> {
 /// the files the CLI writes (see [`rows`]); with `out`, writes them there
 /// as `ginlab match --out` does, byte for byte.
 #[pyfunction(name = "match")]
-#[pyo3(signature = (a = None, b = None, c = None, *, teams = None, vs = None, games = None, hands = None, rules = "standard", rule = None, seed = 1, duplicate = true, threads = 0, out = None, shard = None, resume = false, record = None, sprt = None, budget_ms = None))]
+#[pyo3(signature = (a = None, b = None, c = None, *, teams = None, vs = None, games = None, hands = None, decks = None, dealer = None, rules = "standard", rule = None, seed = 1, duplicate = true, threads = 0, out = None, shard = None, resume = false, record = None, sprt = None, budget_ms = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<'py>(
     py: Python<'py>,
@@ -380,6 +340,8 @@ pub fn play_match<'py>(
     vs: Option<Vec<Bound<'py, PyAny>>>,
     games: Option<u64>,
     hands: Option<u64>,
+    decks: Option<PathBuf>,
+    dealer: Option<&str>,
     rules: &str,
     rule: Option<&Bound<'py, PyAny>>,
     seed: u64,
@@ -427,7 +389,31 @@ pub fn play_match<'py>(
             ));
         }
     };
-    let work = work(games, hands)?;
+    let work = match decks {
+        Some(path) if games.is_none() && hands.is_none() => Work::Decks {
+            decks: ginlab::job::decks(&path).map_err(job_error)?,
+            dealer: match dealer {
+                None | Some("b") => Seat::B,
+                Some("a") => Seat::A,
+                Some(other) => {
+                    return Err(PyValueError::new_err(format!(
+                        "dealer={other:?}: the dealer of every deck is \"a\" or \"b\""
+                    )));
+                }
+            },
+        },
+        Some(_) => {
+            return Err(PyValueError::new_err(
+                "give exactly one of games=N, hands=N or decks=FILE",
+            ));
+        }
+        None if dealer.is_some() => {
+            return Err(PyValueError::new_err(
+                "dealer= goes with decks= only: hands dealt from the seed alternate dealers by deal",
+            ));
+        }
+        None => work(games, hands)?,
+    };
     let variant = ginlab::job::match_variant(rules, &strings(rule)?).map_err(job_error)?;
     let request = request(
         "match",

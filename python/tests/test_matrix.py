@@ -125,8 +125,10 @@ def test_run(fmt, keyword, tmp_path):
         assert outcome == "played"
     if keyword in ("shard", "resume") or (keyword == "anchor" and fmt == "two"):
         assert outcome == "refused"
-    if fmt != "two" and keyword in ("record", "anchor"):
+    if fmt != "two" and keyword == "record":
         assert outcome == "refused"
+    if fmt == "three" and keyword == "anchor":
+        assert outcome == "played"  # a rating list of the three players
 
 
 SWEEP = ["games", "hands", "rules", "rule", "seed", "duplicate", "threads", "out", "shard", "resume", "objective", "budget_ms"]
@@ -157,3 +159,47 @@ def test_a_study_sweeps_and_balances_a_search_player_on_a_budget():
     swept = ginlab.sweep("mc:samples=4", "samples", [2, 4], "simple", hands=2, budget_ms=1.0)
     assert len(swept["sweep"]) == 2
     assert ginlab.balance("mc:samples=4", hands=2, budget_ms=1.0)["balance"]
+
+
+def test_a_shard_of_no_deals_is_refused(tmp_path):
+    # 4 partnership games are one deal of four rotations: shard 1/2 holds
+    # none of it and would give a result of 0 games.
+    with pytest.raises(ValueError, match=r"--shard 1/2: the shard holds none of the 1 deal "):
+        ginlab.match(teams=["greedy", "simple"], vs=["random", "greedy"], games=4, out=str(tmp_path / "o"), shard="1/2")
+    assert not (tmp_path / "o" / "summary.csv").exists()
+    played = ginlab.match(teams=["greedy", "simple"], vs=["random", "greedy"], games=4, out=str(tmp_path / "o"), shard="2/2")
+    assert played["summary"][0]["games"] == 4
+
+
+DECK = "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_match_takes_decks_for_two_players_and_tables_refuse_them(fmt, tmp_path):
+    decks = tmp_path / "decks.txt"
+    decks.write_text(f"# two hands\n{DECK}\n{DECK}\n")
+    args, kwargs = players(fmt)
+    call = lambda **extra: ginlab.match(*args, **kwargs, decks=str(decks), **extra)
+    if fmt != "two":
+        with pytest.raises(ValueError, match="--decks: a decks file deals single hands"):
+            call()
+        return
+    played = call(dealer="a", out=str(tmp_path / "o"))
+    # One hand per deck, played twice with duplicate deals.
+    assert played["summary"][0]["hands"] == 4
+    assert (tmp_path / "o" / "summary.csv").read_text().count("\n") == 2
+    with pytest.raises(ValueError, match="dealer"):
+        call(dealer="c")
+    with pytest.raises(ValueError, match="exactly one of games=N, hands=N or decks=FILE"):
+        call(games=2)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("AC 2C\n")
+    with pytest.raises(ValueError, match="bad.txt line 1"):
+        ginlab.match(*args, decks=str(bad))
+
+
+def test_tables_get_ratings_and_a_crosstable(tmp_path):
+    three = ginlab.match("greedy", "simple", "random", games=30)
+    assert sorted(r["player"] for r in three["ratings"]) == ["greedy", "random", "simple"]
+    assert [r["note"] for r in three["ratings"] if r["player"] == "simple"] == ["anchor"]
+    assert {r["player"] for r in three["crosstable"]} == {"greedy", "simple", "random"}

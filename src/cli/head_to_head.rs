@@ -2,22 +2,21 @@
 //! (`match` is a Rust keyword, hence the module name.)
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use ginlab::engine::{Deck, Seat};
+use ginlab::engine::Seat;
 use ginlab::experiment::Pairing;
 use ginlab::job::{self, JobRequest, Layout, Progress, Shard, Tally};
 use ginlab::lab::Lab;
 use ginlab::report::{
     SprtJson, Summary, json_report, match_header, match_report, seed_line, side_table, sprt_line,
-    table_header,
+    table_header, table_ratings_table,
 };
 use ginlab::sim::{Format, Work};
 use ginlab::stats::Sprt;
 
-use super::input::DECKS_FILE;
 use super::job::{command, on_progress, resolver, status_block};
 use super::rules::RulesArgs;
 use super::strategies::strategy_help;
@@ -135,28 +134,6 @@ fn budget_ms(text: &str) -> Result<f64, String> {
     }
 }
 
-fn read_decks(path: &Path) -> Result<Vec<Deck>, Failure> {
-    let text = DECKS_FILE.read_file(path)?;
-    let mut decks = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let deck: Deck = line
-            .parse()
-            .map_err(|e| Failure::input(format!("{} line {}: {e}", path.display(), number + 1)))?;
-        decks.push(deck);
-    }
-    if decks.is_empty() {
-        return Err(Failure::input(format!(
-            "{}: no deck orders in the file",
-            path.display()
-        )));
-    }
-    Ok(decks)
-}
-
 pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
     // Checked here: clap's `requires` does not fire for a member of the
     // `amount` group.
@@ -170,7 +147,7 @@ pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
         (Some(n), _, _) => Work::Hands(n),
         (_, Some(n), _) => Work::Games(n),
         (_, _, Some(path)) => Work::Decks {
-            decks: read_decks(path)?,
+            decks: job::decks(path)?,
             dealer: if args.dealer.as_deref() == Some("a") {
                 Seat::A
             } else {
@@ -251,7 +228,8 @@ pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
     };
     if args.json {
         let sprt = outcome.stopped.as_ref().map(SprtJson::new);
-        return write_stdout(json_report(&outcome.summary, None, None, sprt).as_bytes());
+        let json = json_report(&outcome.summary, outcome.ratings.as_deref(), None, sprt);
+        return write_stdout(json.as_bytes());
     }
     let mut text = match (&outcome.summary, &outcome.tallies[0]) {
         (Summary::Sides { sides, seats }, Tally::Table(format, t)) => {
@@ -262,6 +240,9 @@ pub fn run(args: MatchArgs, lab: &Lab) -> Result<(), Failure> {
             };
             text.push_str(&side_table(sides, what));
             text.push_str(&side_table(seats, "seat"));
+            if let Some(ratings) = &outcome.ratings {
+                text.push_str(&table_ratings_table(ratings));
+            }
             text
         }
         (summary, tally) => {

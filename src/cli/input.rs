@@ -14,15 +14,10 @@ use super::Failure;
 
 pub use ginlab::job::{Cap, SPEC_FILE};
 #[cfg(test)]
-use ginlab::job::{PROFILE_FILE, RULES_FILE};
+use ginlab::job::{DECKS_FILE, PROFILE_FILE, RULES_FILE};
 
 const MIB: u64 = 1 << 20;
 
-/// A `--decks` file (a deck line is about 160 bytes: some 400,000 decks).
-pub const DECKS_FILE: Cap = Cap {
-    what: "decks file",
-    bytes: 64 * MIB,
-};
 /// The standard input of `solve --batch` and `showdown --batch`.
 pub const BATCH: Cap = Cap {
     what: "batch input",

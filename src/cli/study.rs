@@ -12,7 +12,7 @@ use ginlab::job::{self, JobRequest, JobSpec, Layout, Outcome, Shard, StudyKind};
 use ginlab::lab::Lab;
 use ginlab::report::{
     Objective, StudyRows, Summary, balance_table, json_report, ratings_table, summary_table,
-    sweep_table, tables_report,
+    sweep_table, table_ratings_table, tables_report,
 };
 use ginlab::rules::Rules;
 use ginlab::sim::Work;
@@ -159,7 +159,13 @@ pub fn outcome_json(outcome: &Outcome) -> String {
 /// three-player or partnership job's side and seat tables.
 pub fn summary_text(outcome: &Outcome, seconds: f64, dir: Option<&Path>) -> String {
     let summary = match &outcome.summary {
-        Summary::Sides { sides, seats } => return tables_report(sides, seats, seconds, dir),
+        Summary::Sides { sides, seats } => {
+            let mut text = tables_report(sides, seats, seconds, dir);
+            if let Some(ratings) = &outcome.ratings {
+                text.push_str(&table_ratings_table(ratings));
+            }
+            return text;
+        }
         Summary::Pairs(rows) => rows,
     };
     let mut text = summary_table(summary, seconds, dir);

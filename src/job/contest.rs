@@ -27,8 +27,6 @@ pub enum Feature {
     Decks,
     /// External bots (the protocol's seats).
     Bots,
-    /// A rating list's anchor.
-    Anchor,
 }
 
 /// What a format cannot do, and why: the one place that decides it.
@@ -44,9 +42,8 @@ pub fn refusal(format: Option<Format>, feature: Feature) -> Option<String> {
         Feature::Sprt => "--sprt: a sequential test compares two players; three-player and partnership games are played to their --games count".into(),
         Feature::Record => "--record: game records and `ginlab replay` hold two-player games only; three-player and partnership games cannot be recorded yet (run without --record)".into(),
         Feature::Hands => format!("--hands: {what} is played in whole games (its hands depend on who won the last); give --games"),
-        Feature::Decks => format!("--decks: {what} is played in whole games dealt from the seed; give --games"),
+        Feature::Decks => format!("--decks: a decks file deals single hands, and {what} is played in whole games whose hands depend on who won the last (who deals, and for three players who sits out), so no file can give its decks in advance; give --games"),
         Feature::Bots => format!("external bots play two-player games only (the protocol of docs/PROTOCOL.md has two seats); {what} takes built-in strategies or profiles"),
-        Feature::Anchor => "anchor: a rating list is made for a match of three or more players in pairings, not a three-player or partnership table (it reports per player or team)".into(),
     })
 }
 

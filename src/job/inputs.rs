@@ -10,6 +10,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::echo::echo;
+use crate::engine::Deck;
 use crate::lab::Lab;
 use crate::rules::{PRESETS, Rules};
 use crate::strategy::{Profile, ProfileError, builtin_kinds, builtin_list};
@@ -43,6 +44,40 @@ pub const PROFILE_FILE: Cap = Cap {
     what: "profile",
     bytes: MIB,
 };
+
+/// A `--decks` file (a deck line is about 160 bytes: some 400,000 decks).
+pub const DECKS_FILE: Cap = Cap {
+    what: "decks file",
+    bytes: 64 * MIB,
+};
+
+/// The deck orders of a `--decks` file (`decks=` in Python): one deck a
+/// line, 52 cards top first; blank lines and `#` comments skipped.
+///
+/// # Errors
+/// [`JobError::Input`]: the file cannot be read, is over its cap, has a
+/// line that is not a deck (naming the line), or holds no deck.
+pub fn decks(path: &Path) -> Result<Vec<Deck>, JobError> {
+    let text = DECKS_FILE.read_file(path)?;
+    let mut decks = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let deck: Deck = line
+            .parse()
+            .map_err(|e| JobError::Input(format!("{} line {}: {e}", path.display(), number + 1)))?;
+        decks.push(deck);
+    }
+    if decks.is_empty() {
+        return Err(JobError::Input(format!(
+            "{}: no deck orders in the file",
+            path.display()
+        )));
+    }
+    Ok(decks)
+}
 
 impl Cap {
     /// The cap for people: `1 MiB`, `4 KiB`.

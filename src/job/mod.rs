@@ -41,8 +41,8 @@ mod state;
 pub use contest::{Contest, Feature, Recording, Tally, refusal};
 pub use folder::{Claim, claim_dir, prepare_dir};
 pub use inputs::{
-    Cap, PROFILE_FILE, RULES_FILE, SPEC_FILE, match_variant, not_utf8, player, rules,
-    study_variants,
+    Cap, DECKS_FILE, PROFILE_FILE, RULES_FILE, SPEC_FILE, decks, match_variant, not_utf8, player,
+    rules, study_variants,
 };
 pub use merge::merge;
 pub use output::{Outcome, remake_views};

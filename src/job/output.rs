@@ -30,8 +30,11 @@ pub struct Outcome {
     pub summary: Summary,
     /// The study's table, if the job is a study.
     pub study: Option<StudyRows>,
-    /// The rating list (`ratings.csv`), for a match of three or more players.
+    /// The rating list (`ratings.csv`), for a match of three or more players
+    /// or a three-player or partnership match.
     pub ratings: Option<Vec<RatingRow>>,
+    /// `crosstable.csv`'s text, with the rating list.
+    pub crosstable: Option<String>,
     /// The stopping rule's result, if one was given: its decision, and the
     /// LLR and units at the unit it decided at (at the end when the deals
     /// ran out first). The tallies may hold more units: the rest of the
@@ -55,6 +58,7 @@ impl Outcome {
             summary: rows.summary,
             study: rows.study,
             ratings: rows.ratings,
+            crosstable: rows.crosstable,
             stopped,
             notes,
         }
@@ -69,6 +73,8 @@ pub(super) struct Rows {
     pub study: Option<StudyRows>,
     /// The rating list of a match of three or more players.
     pub ratings: Option<Vec<RatingRow>>,
+    /// `crosstable.csv`, with the rating list.
+    pub crosstable: Option<String>,
 }
 
 /// The presentation rows of `state`: the summary, the study's table and
@@ -92,8 +98,14 @@ pub(super) fn rows(state: &State) -> Rows {
         Summary::Sides { sides, seats }
     };
     let tallies = row_tallies(state);
-    let ratings = (state.study == StudyKind::Match && report::rated(&tallies))
-        .then(|| report::rating_rows(&tallies, state.anchor.as_deref()));
+    let ratings = if state.pairs() {
+        (state.study == StudyKind::Match && report::rated(&tallies))
+            .then(|| report::rating_rows(&tallies, state.anchor.as_deref()))
+    } else {
+        (state.study == StudyKind::Match)
+            .then(|| report::table_rating_rows(&table_rows(state), state.anchor.as_deref()))
+            .filter(|rows| !rows.is_empty())
+    };
     let study = match &state.study {
         StudyKind::Match => None,
         StudyKind::Sweep { param, values, .. } => Some(StudyRows::Sweep(report::sweep_rows(
@@ -107,6 +119,7 @@ pub(super) fn rows(state: &State) -> Rows {
         summary,
         study,
         ratings,
+        crosstable: None,
     }
 }
 
@@ -129,6 +142,31 @@ fn row_tallies(state: &State) -> Vec<RowTallies<'_>> {
         .collect()
 }
 
+/// Every three-player or partnership row's variant, sides and tallies.
+fn table_rows(state: &State) -> Vec<report::TableRowTallies<'_>> {
+    state
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let (format, tallies) = r.tally.table()?;
+            Some(report::TableRowTallies {
+                variant: &r.variant,
+                sides: report::side_names(format, &r.players),
+                tallies,
+            })
+        })
+        .collect()
+}
+
+/// `crosstable.csv` of a rated match: of the pairings, or of the tables.
+fn crosstable(state: &State) -> Result<Vec<u8>, csv::Error> {
+    if state.pairs() {
+        report::crosstable_bytes(&row_tallies(state))
+    } else {
+        report::table_crosstable_bytes(&table_rows(state))
+    }
+}
+
 /// Computes the rows of `state` and, with a folder, puts every result file
 /// in place (the manifest, `manifest_toml`, last) and removes, in the same
 /// journalled commit, the earlier run's files this one does not write and
@@ -139,7 +177,13 @@ pub(super) fn write_result(
     manifest_toml: &str,
     done_with: &[&str],
 ) -> Result<Rows, JobError> {
-    let rows = rows(state);
+    let run = |e: std::io::Error| JobError::Run(e.to_string());
+    let csv = |e: csv::Error| JobError::Run(e.to_string());
+    let mut rows = rows(state);
+    if rows.ratings.is_some() {
+        let bytes = crosstable(state).map_err(csv)?;
+        rows.crosstable = Some(String::from_utf8(bytes).map_err(|e| JobError::Run(e.to_string()))?);
+    }
     let Some(dir) = dir else {
         return Ok(rows);
     };
@@ -147,9 +191,8 @@ pub(super) fn write_result(
         summary,
         study,
         ratings,
+        crosstable,
     } = &rows;
-    let run = |e: std::io::Error| JobError::Run(e.to_string());
-    let csv = |e: csv::Error| JobError::Run(e.to_string());
     let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
     let json = serde_json::to_vec(state).map_err(|e| JobError::Run(e.to_string()))?;
     let manifest_toml = with_digest(manifest_toml, &digest(&json));
@@ -173,12 +216,9 @@ pub(super) fn write_result(
         }
         None => {}
     }
-    if let Some(table) = ratings {
+    if let (Some(table), Some(crosstable)) = (ratings, crosstable) {
         entries.push(("ratings.csv".into(), csv_bytes(table).map_err(csv)?));
-        entries.push((
-            "crosstable.csv".into(),
-            report::crosstable_bytes(&row_tallies(state)).map_err(csv)?,
-        ));
+        entries.push(("crosstable.csv".into(), crosstable.clone().into_bytes()));
     }
     entries.extend(headline_chart(state, &rows));
     // A run that reproduces the folder's files keeps its manifest, which
@@ -211,7 +251,7 @@ fn earlier_files(dir: &Path) -> Vec<String> {
         names.extend(report::chart_names(&r.variant, players, tallies.games > 0));
     }
     match earlier.study {
-        StudyKind::Match if report::rated(&row_tallies(&earlier)) => {
+        StudyKind::Match if !earlier.pairs() || report::rated(&row_tallies(&earlier)) => {
             names.extend(["ratings.csv", "crosstable.csv", "ratings.svg"].map(String::from));
         }
         StudyKind::Match => {}
@@ -289,7 +329,7 @@ fn headline_chart(state: &State, rows: &Rows) -> Option<(String, Vec<u8>)> {
             report::balance_chart(table).into_bytes(),
         )),
         _ => rows.ratings.as_ref().map(|table| {
-            let unit = if pair_rows(state).any(|(_, _, t)| t.games > 0) {
+            let unit = if !state.pairs() || pair_rows(state).any(|(_, _, t)| t.games > 0) {
                 "game"
             } else {
                 "hand"

@@ -160,6 +160,26 @@ fn check(spec: &JobSpec, options: &Options) -> Result<(), JobError> {
             "--record plays every game of the run: not with --shard or --resume".into(),
         ));
     }
+    if let Some(shard) = options.shard {
+        // A shard with no deals of a row would write a 0-game result.
+        for row in &spec.rows {
+            let deals = row.plan.deals();
+            if shard.slice(deals).is_empty() {
+                return Err(JobError::Input(format!(
+                    "--shard {}/{}: the shard holds none of the {deals} deal{} of row `{} {}` ({} game{} a deal); use at most {} shard{}",
+                    shard.index,
+                    shard.count,
+                    if deals == 1 { "" } else { "s" },
+                    row.variant,
+                    row.players.join(" "),
+                    row.plan.unit_size(),
+                    if row.plan.unit_size() == 1 { "" } else { "s" },
+                    deals,
+                    if deals == 1 { "" } else { "s" },
+                )));
+            }
+        }
+    }
     Ok(())
 }
 

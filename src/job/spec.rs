@@ -205,6 +205,9 @@ impl JobRequest {
             Layout::Table { format, players } => {
                 let players = table_players(*format, players, &self.work, resolve)?;
                 let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+                if let Some(wanted) = &self.anchor {
+                    anchor = Some(table_anchor(wanted, *format, &names)?);
+                }
                 let Work::Games(games) = self.work else {
                     unreachable!("table_players refuses hands and decks")
                 };
@@ -339,11 +342,7 @@ impl JobRequest {
         };
         if self.anchor.is_some() {
             match &self.layout {
-                Layout::Pairs { .. } => {}
-                Layout::Table { format, .. } => {
-                    let why = refusal(Some(*format), Feature::Anchor).unwrap_or_default();
-                    return Err(JobError::Input(why));
-                }
+                Layout::Pairs { .. } | Layout::Table { .. } => {}
                 _ => {
                     return Err(JobError::Input(
                         "anchor: a rating list is made for a match of three or more players in pairings, not a sweep or balance study".into(),
@@ -469,6 +468,24 @@ fn anchor_name(
                 names.join(", ")
             ))
         })
+}
+
+/// The side of a table `wanted` names: a player of a three-player table,
+/// a team `A+B` of a partnership (the names its rating list shows).
+fn table_anchor(wanted: &str, format: Format, players: &[String]) -> Result<String, JobError> {
+    let sides = crate::report::side_names(format, players);
+    if sides.iter().any(|s| s == wanted) {
+        return Ok(wanted.to_owned());
+    }
+    let what = match format {
+        Format::Three => "one of the players",
+        Format::Partnership => "one of the teams (a partnership's list rates teams)",
+    };
+    Err(JobError::Input(format!(
+        "anchor `{}` is not {what}: {}",
+        crate::echo::echo(wanted),
+        sides.join(", ")
+    )))
 }
 
 /// Resolves the players of a three-player or partnership table: three, or

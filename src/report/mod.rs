@@ -27,8 +27,8 @@ pub use files::{
 pub use json::{SprtJson, Summary, json_report};
 pub use multi::{SideRow, side_names, side_rows, side_table, table_header, tables_report};
 pub use ratings::{
-    DEFAULT_ANCHOR, RatingRow, anchor_index, crosstable_bytes, rated, rating_rows, ratings_chart,
-    ratings_table,
+    DEFAULT_ANCHOR, RatingRow, TableRowTallies, anchor_index, crosstable_bytes, rated, rating_rows,
+    ratings_chart, ratings_table, table_crosstable_bytes, table_rating_rows, table_ratings_table,
 };
 pub use status::{status_line, table_status_line};
 pub use study::{

@@ -10,7 +10,8 @@ use super::chart::{Point, RowSeries, interval_rows};
 use super::r6;
 use super::study::RowTallies;
 use super::table::{fixed, signed};
-use crate::stats::{Encounter, Fit, Rating, fit_ratings};
+use crate::sim::TableTallies;
+use crate::stats::{Encounter, Fit, Rating, fit_ratings, fit_table};
 
 /// The player a rating list is anchored at when none is named.
 pub const DEFAULT_ANCHOR: &str = "simple";
@@ -140,22 +141,61 @@ pub fn rating_rows(rows: &[RowTallies<'_>], anchor: Option<&str>) -> Vec<RatingR
     for variant in variants(rows) {
         let (list, totals) = encounters(rows, variant, &names);
         let fit = fit_ratings(names.len(), &list, anchor);
-        let class = |i: usize| match fit.ratings[i] {
-            Rating::Above => (0, 0.0),
-            Rating::Rated(r) => (1, -r),
-            Rating::Below => (2, 0.0),
-            Rating::Unconnected => (3, 0.0),
-        };
-        let mut order: Vec<usize> = (0..names.len()).collect();
-        order.sort_by(|&i, &j| {
-            let (ci, ri) = class(i);
-            let (cj, rj) = class(j);
-            ci.cmp(&cj).then(ri.total_cmp(&rj))
-        });
-        for (rank, &i) in order.iter().enumerate() {
-            let t = totals[i];
+        let figures: Vec<Figures> = totals
+            .iter()
+            .map(|t| Figures {
+                hands: t.hands,
+                games: t.games,
+                score: share(t.half_points, 2 * i128::from(t.scored_games)),
+            })
+            .collect();
+        out.extend(ranked(variant, &names, &fit, &figures, |i| {
+            note(&fit, i, &names[anchor])
+        }));
+    }
+    out
+}
+
+/// What a rating row shows of a player besides its rating.
+struct Figures {
+    hands: u64,
+    games: u64,
+    score: f64,
+}
+
+/// `x / y` rounded for CSV, 0 when `y` is.
+fn share(x: i128, y: i128) -> f64 {
+    if y == 0 { 0.0 } else { r6(x as f64 / y as f64) }
+}
+
+/// The rows of one variant's fit: the players from the strongest down
+/// (unbounded above first, then by rating, then unbounded below, then
+/// unconnected), each with its figures and `note`.
+fn ranked(
+    variant: &str,
+    names: &[String],
+    fit: &Fit,
+    figures: &[Figures],
+    note: impl Fn(usize) -> String,
+) -> Vec<RatingRow> {
+    let class = |i: usize| match fit.ratings[i] {
+        Rating::Above => (0, 0.0),
+        Rating::Rated(r) => (1, -r),
+        Rating::Below => (2, 0.0),
+        Rating::Unconnected => (3, 0.0),
+    };
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&i, &j| {
+        let (ci, ri) = class(i);
+        let (cj, rj) = class(j);
+        ci.cmp(&cj).then(ri.total_cmp(&rj))
+    });
+    order
+        .iter()
+        .enumerate()
+        .map(|(rank, &i)| {
             let interval = fit.interval(i);
-            out.push(RatingRow {
+            RatingRow {
                 variant: variant.to_owned(),
                 rank: rank + 1,
                 player: names[i].clone(),
@@ -165,22 +205,17 @@ pub fn rating_rows(rows: &[RowTallies<'_>], anchor: Option<&str>) -> Vec<RatingR
                 },
                 elo_lo: interval.map(|(lo, _)| r6(lo)),
                 elo_hi: interval.map(|(_, hi)| r6(hi)),
-                hands: t.hands,
-                games: t.games,
-                score: if t.scored_games == 0 {
-                    0.0
-                } else {
-                    r6(t.half_points as f64 / (2.0 * t.scored_games as f64))
-                },
+                hands: figures[i].hands,
+                games: figures[i].games,
+                score: figures[i].score,
                 los_next: order
                     .get(rank + 1)
                     .and_then(|&j| fit.superiority(i, j))
                     .map(r6),
-                note: note(&fit, i, &names[anchor]),
-            });
-        }
-    }
-    out
+                note: note(i),
+            }
+        })
+        .collect()
 }
 
 /// Why player `i` has no rating, or `anchor`.
@@ -206,36 +241,127 @@ fn note(fit: &Fit, i: usize, anchor: &str) -> String {
 /// A serialisation error (none in practice).
 pub fn crosstable_bytes(rows: &[RowTallies<'_>]) -> Result<Vec<u8>, csv::Error> {
     let names = players(rows);
+    let tables = variants(rows).into_iter().map(|variant| {
+        let (list, _) = encounters(rows, variant, &names);
+        let cells = (0..names.len())
+            .map(|i| {
+                let mut half = vec![0i128; names.len()];
+                let mut games = vec![0u64; names.len()];
+                for e in &list {
+                    let scored = e.units * e.unit_size;
+                    if e.a == i {
+                        half[e.b] += i128::from(e.half_points);
+                        games[e.b] += scored;
+                    } else if e.b == i {
+                        half[e.a] += 2 * i128::from(scored) - i128::from(e.half_points);
+                        games[e.a] += scored;
+                    }
+                }
+                half.iter()
+                    .zip(&games)
+                    .map(|(&h, &g)| (g > 0).then(|| r6(h as f64 / (2.0 * g as f64))))
+                    .collect()
+            })
+            .collect();
+        (variant, cells)
+    });
+    crosstable_csv(&names, tables)
+}
+
+/// A crosstable's CSV: a header of the players, then per variant one line
+/// per player with its cells.
+fn crosstable_csv<'a>(
+    names: &[String],
+    tables: impl Iterator<Item = (&'a str, Vec<Vec<Option<f64>>>)>,
+) -> Result<Vec<u8>, csv::Error> {
     let mut writer = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(Vec::new());
     let mut header = vec!["variant".to_owned(), "player".to_owned()];
     header.extend(names.iter().cloned());
     writer.write_record(&header)?;
-    for variant in variants(rows) {
-        let (list, _) = encounters(rows, variant, &names);
-        for (i, name) in names.iter().enumerate() {
-            let mut half = vec![0i128; names.len()];
-            let mut games = vec![0u64; names.len()];
-            for e in &list {
-                let scored = e.units * e.unit_size;
-                if e.a == i {
-                    half[e.b] += i128::from(e.half_points);
-                    games[e.b] += scored;
-                } else if e.b == i {
-                    half[e.a] += 2 * i128::from(scored) - i128::from(e.half_points);
-                    games[e.a] += scored;
-                }
-            }
-            let cells: Vec<Option<f64>> = half
-                .iter()
-                .zip(&games)
-                .map(|(&h, &g)| (g > 0).then(|| r6(h as f64 / (2.0 * g as f64))))
-                .collect();
-            writer.serialize((variant, name, cells))?;
+    for (variant, cells) in tables {
+        for (name, row) in names.iter().zip(cells) {
+            writer.serialize((variant, name, row))?;
         }
     }
     writer.into_inner().map_err(|e| e.into_error().into())
+}
+
+/// One three-player or partnership row: its variant, its sides' names
+/// (players, or teams `A+B`) and its tallies.
+pub struct TableRowTallies<'a> {
+    /// The variant.
+    pub variant: &'a str,
+    /// The sides, in the tallies' order.
+    pub sides: Vec<String>,
+    /// What was counted.
+    pub tallies: &'a TableTallies,
+}
+
+/// The rows of `ratings.csv` for three-player or partnership rows: per
+/// row (a variant's table), its sides rated by Luce's choice model over
+/// the games won ([`fit_table`]; each interval over the deals, the
+/// independent units), anchored as [`anchor_index`] says among the sides.
+/// `score` is the side's share of the games won. Empty for a format whose
+/// tallies cannot give the fit ([`TableTallies::wins`]).
+#[must_use]
+pub fn table_rating_rows(rows: &[TableRowTallies<'_>], anchor: Option<&str>) -> Vec<RatingRow> {
+    let mut out = Vec::new();
+    for r in rows {
+        let Some(wins) = r.tallies.wins() else {
+            continue;
+        };
+        let anchor = anchor_index(&r.sides, anchor);
+        let fit = fit_table(&wins, anchor);
+        let figures: Vec<Figures> = r
+            .tallies
+            .sides
+            .iter()
+            .map(|s| Figures {
+                hands: s.hands,
+                games: s.games,
+                score: share(i128::from(s.wins), i128::from(s.games)),
+            })
+            .collect();
+        let anchor_name = &r.sides[anchor];
+        out.extend(ranked(r.variant, &r.sides, &fit, &figures, |i| {
+            match fit.ratings[i] {
+                Rating::Rated(_) if i == anchor => "anchor".into(),
+                Rating::Rated(_) => String::new(),
+                Rating::Above => format!("unbounded above: won games where {anchor_name} won none"),
+                Rating::Below => format!("unbounded below: won no game (and {anchor_name} won)"),
+                Rating::Unconnected => {
+                    format!("no rating: neither it nor {anchor_name} won a game")
+                }
+            }
+        }));
+    }
+    out
+}
+
+/// `crosstable.csv` of three-player or partnership rows: per variant, for
+/// each side against each other, its share of the games either of the two
+/// won (`W_i / (W_i + W_j)`, what Luce's model predicts for the two alone).
+///
+/// # Errors
+/// A serialisation error (none in practice).
+pub fn table_crosstable_bytes(rows: &[TableRowTallies<'_>]) -> Result<Vec<u8>, csv::Error> {
+    let names = rows.first().map(|r| r.sides.clone()).unwrap_or_default();
+    let tables = rows.iter().map(|r| {
+        let w: Vec<u64> = r.tallies.sides.iter().map(|s| s.wins).collect();
+        let cells = (0..w.len())
+            .map(|i| {
+                (0..w.len())
+                    .map(|j| {
+                        (i != j && w[i] + w[j] > 0).then(|| r6(w[i] as f64 / (w[i] + w[j]) as f64))
+                    })
+                    .collect()
+            })
+            .collect();
+        (r.variant, cells)
+    });
+    crosstable_csv(&names, tables)
 }
 
 /// `ratings.svg`: each player's rating with its interval, one series per
@@ -290,9 +416,24 @@ pub fn ratings_chart(rows: &[RatingRow], unit: &str) -> String {
     )
 }
 
-/// The terminal's rating list.
+/// The terminal's rating list of pairings.
 #[must_use]
 pub fn ratings_table(rows: &[RatingRow]) -> String {
+    ratings_text(rows, "over all pairings", "the scoring units")
+}
+
+/// The terminal's rating list of three-player or partnership tables.
+#[must_use]
+pub fn table_ratings_table(rows: &[RatingRow]) -> String {
+    ratings_text(
+        rows,
+        "of Luce's model over the games won at the table",
+        "the deals",
+    )
+}
+
+/// A rating list under its heading: the model and the units.
+fn ratings_text(rows: &[RatingRow], model: &str, units: &str) -> String {
     let mut out = String::new();
     let anchor = rows
         .iter()
@@ -300,7 +441,7 @@ pub fn ratings_table(rows: &[RatingRow]) -> String {
         .map_or("", |r| r.player.as_str());
     writeln!(
         out,
-        "ratings (Elo by maximum likelihood over all pairings, {anchor} = 0, 95 % intervals over the scoring units):"
+        "ratings (Elo by maximum likelihood {model}, {anchor} = 0, 95 % intervals over {units}):"
     )
     .unwrap();
     let played = if rows.iter().any(|r| r.games > 0) {

@@ -19,7 +19,7 @@ use std::ops::Range;
 
 use crate::engine::{EngineError, Strategy, TableHand, play_partnership, play_three, team_of};
 use crate::rules::Rules;
-use crate::stats::UnitSums;
+use crate::stats::{TableWins, UnitSums};
 use crate::strategy::Profile;
 
 use super::{RunError, Stream, deal_rng, run_chunks, seed_for};
@@ -276,6 +276,37 @@ impl TableTallies {
         }
     }
 
+    /// The sides' games won, per unit and with their cross products, for
+    /// a rating fit ([`crate::stats::fit_table`]). Every game has one
+    /// winner, so a unit's wins add up to its games `G`, and with two or
+    /// three sides every cross product follows from each side's own sums
+    /// (two: `w_b = G − w_a`; three: `2·w_a·w_b = (G − w_c)² − w_a² − w_b²`).
+    /// `None` for more sides, which would need the products kept.
+    #[must_use]
+    pub fn wins(&self) -> Option<TableWins> {
+        let n = self.sides.len();
+        let u = |k: usize| &self.sides[k].units.wins;
+        let sq = |k: usize| u(k).xx as i128;
+        let cross = |i: usize, j: usize| -> i128 {
+            match n {
+                _ if i == j => sq(i),
+                2 => u(i).xy - sq(i),
+                _ => {
+                    let c = 3 - i - j;
+                    (u(c).yy as i128 - 2 * u(c).xy + sq(c) - sq(i) - sq(j)) / 2
+                }
+            }
+        };
+        (2..=3).contains(&n).then(|| TableWins {
+            units: self.sides[0].units.wins.units,
+            games: self.games,
+            wins: self.sides.iter().map(|s| s.wins).collect(),
+            cross: (0..n)
+                .map(|i| (0..n).map(|j| cross(i, j) as u128).collect())
+                .collect(),
+        })
+    }
+
     /// The first identity an honest tally of `deals` deals breaks, or
     /// `None` (a state file edited by hand breaks them; `merge` and
     /// `--resume` check them).
@@ -499,5 +530,48 @@ fn position_of(format: Format, seat: usize, first: usize) -> usize {
     match format {
         Format::Three => (seat + 3 - first) % 3,
         Format::Partnership => (team_of(seat) + 2 - team_of(first)) % 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tallies holding `units`, each the games won by every side of a
+    /// unit of `games` games (only what [`TableTallies::wins`] reads).
+    fn tallies(games: u64, units: &[&[u64]]) -> TableTallies {
+        let n = units[0].len();
+        let mut t = TableTallies {
+            sides: vec![SideTally::default(); n],
+            ..TableTallies::default()
+        };
+        for u in units {
+            assert_eq!(u.iter().sum::<u64>(), games);
+            t.games += games;
+            for (side, &w) in t.sides.iter_mut().zip(*u) {
+                side.wins += w;
+                side.units.wins.add(w as i64, games);
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn the_cross_products_of_wins_follow_from_each_sides_sums() {
+        for units in [
+            vec![&[2u64, 1, 0][..], &[0, 0, 3], &[1, 1, 1], &[0, 3, 0]],
+            vec![&[3u64, 1][..], &[0, 4], &[2, 2]],
+        ] {
+            let games = units[0].iter().sum();
+            let wins = tallies(games, &units).wins().unwrap();
+            let n = units[0].len();
+            for i in 0..n {
+                for j in 0..n {
+                    let direct: u64 = units.iter().map(|u| u[i] * u[j]).sum();
+                    assert_eq!(wins.cross[i][j], u128::from(direct), "{i} {j} {units:?}");
+                }
+            }
+            assert_eq!(wins.units, units.len() as u64);
+        }
     }
 }

@@ -7,6 +7,7 @@
 mod bradley_terry;
 mod elo;
 mod intervals;
+mod luce;
 mod moments;
 mod quantile;
 mod ratio;
@@ -15,6 +16,7 @@ mod sprt;
 pub use bradley_terry::{Encounter, Fit, Rating, fit as fit_ratings};
 pub use elo::elo;
 pub use intervals::{rate, wilson, wilson_interval};
+pub use luce::{TableWins, fit_table};
 pub use moments::Moments;
 pub use quantile::{normal_quantile, t_quantile};
 pub use ratio::{Interval, UnitSums};
