@@ -43,14 +43,19 @@
 //! them see the same deals (common random numbers): differences between rows
 //! are not deal luck. The spec is validated whole before anything runs.
 
+use std::num::NonZeroU64;
 use std::path::Path;
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
 
 use crate::echo::echo;
 use crate::rules::{PRESETS, Rules, RulesError};
 use crate::sim::{Format, Work};
 
 /// How the players are paired.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Pairing {
     /// The first two players.
     HeadToHead,
@@ -219,6 +224,20 @@ pub enum ExperimentError {
         echo(.0)
     )]
     FileName(String),
+    /// A value inside a table this layer does not read itself (the
+    /// `[tune]` table's), as serde words it.
+    #[error("`{path}`: {message}")]
+    Value {
+        /// Where: `tune.block`.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A tuning spec where an experiment was wanted.
+    #[error(
+        "the [tune] table makes this a tuning spec: run it with `ginlab run` (or give its [tune] keys to `ginlab tune`)"
+    )]
+    TuneSpec,
     /// A variant's rules are wrong.
     #[error("variant `{name}`: {source}")]
     Variant {
@@ -230,16 +249,138 @@ pub enum ExperimentError {
     },
 }
 
-/// The kinds of spec, each with its own keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+/// The kinds of spec, each with its own keys. A spec's kind is its
+/// `study` (a match without one), or a tuning run when it has a `[tune]`
+/// table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// `players` paired by `pairing`.
     Match,
+    /// One parameter over a grid.
     Sweep,
+    /// One strategy against itself under every variant.
     Balance,
+    /// A tuning run (`[tune]`, read by the tuning layer).
+    Tune,
 }
 
-/// Keys every kind of spec takes.
-const COMMON_KEYS: [&str; 6] = ["name", "seed", "games", "hands", "study", "variant"];
+/// A spec file as written, read by derive: every key of every kind of
+/// spec, typed. `T` is the `[tune]` table, whose type the tuning layer
+/// (above this one) gives; an experiment never has one. Which kind takes
+/// which keys is [`Kind`]'s, checked before the derive reads the values,
+/// so that a key of another kind is named with where it belongs; a value
+/// of the wrong type is named by its key ([`expected`]).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecFile<T> {
+    /// The results folder.
+    pub name: Option<String>,
+    /// The master seed.
+    pub seed: Option<u64>,
+    /// Games per (variant, pairing).
+    pub games: Option<NonZeroU64>,
+    /// Hands per (variant, pairing).
+    pub hands: Option<NonZeroU64>,
+    /// Duplicate deals.
+    pub duplicate: Option<bool>,
+    /// The kind of study.
+    pub study: Option<Kind>,
+    /// A match's players.
+    pub players: Option<Vec<String>>,
+    /// A match's pairing.
+    pub pairing: Option<Pairing>,
+    /// A match's format.
+    pub format: Option<FormatKey>,
+    /// A match's rating anchor.
+    pub anchor: Option<String>,
+    /// A study's strategy.
+    pub strategy: Option<Text>,
+    /// A sweep's parameter.
+    pub param: Option<Text>,
+    /// A sweep's values.
+    pub values: Option<Text>,
+    /// A sweep's opponent.
+    pub vs: Option<Text>,
+    /// A sweep's objective.
+    pub objective: Option<crate::report::Objective>,
+    /// The `[[variant]]` tables (knobs, read by the rules layer).
+    pub variant: Option<Vec<toml::Table>>,
+    /// The `[tune]` table.
+    pub tune: Option<T>,
+}
+
+/// The `format` key: two players (the default), or a multi-player table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FormatKey {
+    /// Two players.
+    Two,
+    /// Three players, the dealer sits out.
+    Three,
+    /// Four players, two teams.
+    Partnership,
+}
+
+/// A text key that also takes an integer as its text (`values = 3`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum Text {
+    /// A string.
+    Text(String),
+    /// An integer, read as its text.
+    Integer(i64),
+}
+
+impl Text {
+    fn into_string(self) -> String {
+        match self {
+            Text::Text(s) => s,
+            Text::Integer(n) => n.to_string(),
+        }
+    }
+}
+
+/// What each top-level key takes, as messages say: the one place serde's
+/// errors become ginlab's (a key missing here is the `[tune]` table's or
+/// another layer's, and keeps serde's words).
+const EXPECTED: [(&str, &str); 16] = [
+    ("name", FOLDER_NAME),
+    ("seed", "a non-negative integer"),
+    ("games", "a positive integer"),
+    ("hands", "a positive integer"),
+    ("duplicate", "true or false"),
+    ("study", "\"match\", \"sweep\" or \"balance\""),
+    ("players", "a list of strategy names"),
+    (
+        "pairing",
+        "\"head_to_head\", \"round_robin\" or \"gauntlet\"",
+    ),
+    (
+        "format",
+        "\"two\" (the default), \"three\" (three players, the dealer sits out) or \"partnership\" (four players, two teams)",
+    ),
+    ("anchor", "a string: one of the players"),
+    ("strategy", "a string"),
+    ("param", "a string"),
+    ("values", "a string"),
+    ("vs", "a string"),
+    ("objective", "\"games\", \"hands\", \"points\" or \"elo\""),
+    ("variant", "[[variant]] tables with a name"),
+];
+
+/// [`ExperimentError::Bad`] for `key`, saying what [`EXPECTED`] says it takes.
+fn expected(key: &str) -> Option<ExperimentError> {
+    EXPECTED
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|&(key, expected)| ExperimentError::Bad { key, expected })
+}
+
+/// [`expected`] for a key of [`EXPECTED`].
+fn bad_key(key: &str) -> ExperimentError {
+    expected(key).expect("a key of EXPECTED")
+}
 
 impl Kind {
     /// The keys of this kind beyond [`COMMON_KEYS`].
@@ -257,11 +398,28 @@ impl Kind {
             // Every deal once: one strategy in both seats makes a
             // seat-swapped replay repeat the hand (see `run_balance`).
             Kind::Balance => &["strategy"],
+            Kind::Tune => &["tune"],
         }
     }
 
     fn takes(self, key: &str) -> bool {
-        COMMON_KEYS.contains(&key) || self.own_keys().contains(&key)
+        // A tuning spec is a kind of its own, not a `study`.
+        let common = COMMON_KEYS.contains(&key) && !(self == Kind::Tune && key == "study");
+        common || self.own_keys().contains(&key)
+    }
+
+    /// The kind of the spec `table`.
+    fn of(table: &toml::Table) -> Result<Kind, ExperimentError> {
+        if table.contains_key("tune") {
+            return Ok(Kind::Tune);
+        }
+        match table.get("study") {
+            None => Ok(Kind::Match),
+            Some(value) => match Kind::deserialize(value.clone()) {
+                Ok(Kind::Tune) | Err(_) => Err(bad_key("study")),
+                Ok(kind) => Ok(kind),
+            },
+        }
     }
 
     /// The error for `key`, which this kind does not take: what the kind
@@ -280,9 +438,15 @@ impl Kind {
                 "a balance study",
                 "name, seed, games or hands, study, strategy and [[variant]] tables",
             ),
+            Kind::Tune => (
+                "a tuning spec",
+                "name, seed, games or hands, [[variant]] tables and the [tune] table (which holds the strategy, its params and the opponents)",
+            ),
         };
         let hint = if self == Kind::Balance && key == "duplicate" {
             "; a balance study plays every deal once, since with one strategy in both seats a seat-swapped replay repeats the hand"
+        } else if self == Kind::Tune {
+            ""
         } else if Kind::Match.takes(key) {
             "; it belongs to a match spec (a study plays `strategy`)"
         } else if Kind::Balance.takes(key) {
@@ -301,6 +465,10 @@ impl Kind {
     }
 }
 
+/// Keys every kind of spec takes (but a tuning spec's kind is its
+/// `[tune]`, not a `study`).
+const COMMON_KEYS: [&str; 6] = ["name", "seed", "games", "hands", "study", "variant"];
+
 /// What a results folder name may be (the `name` key, or the spec file's stem).
 const FOLDER_NAME: &str = "a folder name of letters, digits, - and _";
 
@@ -316,10 +484,29 @@ fn bad(key: &'static str, expected: &'static str) -> ExperimentError {
     ExperimentError::Bad { key, expected }
 }
 
-fn count(value: &toml::Value, key: &'static str) -> Result<u64, ExperimentError> {
-    match value {
-        toml::Value::Integer(n) if *n > 0 => Ok(*n as u64),
-        _ => Err(bad(key, "a positive integer")),
+impl<T: DeserializeOwned> SpecFile<T> {
+    /// Reads a spec of any kind: valid TOML, only the keys its kind takes,
+    /// each of its type. The values are checked further by the kind's
+    /// reader ([`Experiment::from_toml`], the tuning layer's).
+    ///
+    /// # Errors
+    /// [`ExperimentError`] naming the key and what it takes.
+    pub fn read(text: &str) -> Result<(Kind, SpecFile<T>), ExperimentError> {
+        let table: toml::Table =
+            toml::from_str(text).map_err(|e| ExperimentError::Toml(e.to_string()))?;
+        let kind = Kind::of(&table)?;
+        if let Some(key) = table.keys().find(|k| !kind.takes(k)) {
+            return Err(kind.unknown(key));
+        }
+        let file = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+            let path = e.path().to_string();
+            let key = path.split(['.', '[']).next().unwrap_or_default();
+            expected(key).unwrap_or_else(|| ExperimentError::Value {
+                path,
+                message: e.into_inner().message().to_owned(),
+            })
+        })?;
+        Ok((kind, file))
     }
 }
 
@@ -329,110 +516,61 @@ impl Experiment {
     /// # Errors
     /// [`ExperimentError`] naming the key and what it takes.
     pub fn from_toml(text: &str) -> Result<Experiment, ExperimentError> {
-        let table: toml::Table =
-            toml::from_str(text).map_err(|e| ExperimentError::Toml(e.to_string()))?;
-        let kind = match table.get("study").map(|v| v.as_str()) {
-            None | Some(Some("match")) => Kind::Match,
-            Some(Some("sweep")) => Kind::Sweep,
-            Some(Some("balance")) => Kind::Balance,
-            Some(_) => return Err(bad("study", "\"match\", \"sweep\" or \"balance\"")),
+        let (kind, file) = SpecFile::<toml::Table>::read(text)?;
+        let name = match file.name {
+            Some(name) if !is_folder_name(&name) => return Err(bad_key("name")),
+            name => name,
         };
-        if let Some(key) = table.keys().find(|k| !kind.takes(k)) {
-            return Err(kind.unknown(key));
-        }
-        let name = match table.get("name") {
-            None => None,
-            Some(toml::Value::String(s)) if is_folder_name(s) => Some(s.clone()),
-            Some(_) => return Err(bad("name", FOLDER_NAME)),
-        };
-        let seed = match table.get("seed") {
-            Some(toml::Value::Integer(n)) if *n >= 0 => *n as u64,
-            Some(_) => return Err(bad("seed", "a non-negative integer")),
-            None => return Err(ExperimentError::Missing("seed")),
-        };
-        let amount = match (table.get("games"), table.get("hands")) {
-            (Some(g), None) => Work::Games(count(g, "games")?),
-            (None, Some(h)) => Work::Hands(count(h, "hands")?),
+        let seed = file.seed.ok_or(ExperimentError::Missing("seed"))?;
+        let amount = match (file.games, file.hands) {
+            (Some(g), None) => Work::Games(g.get()),
+            (None, Some(h)) => Work::Hands(h.get()),
             (Some(_), Some(_)) => {
                 return Err(bad("games", "given alone: games or hands, not both"));
             }
             (None, None) => return Err(ExperimentError::Missing("games or hands")),
         };
-        let duplicate = match table.get("duplicate") {
-            None => true,
-            Some(toml::Value::Boolean(b)) => *b,
-            Some(_) => return Err(bad("duplicate", "true or false")),
-        };
-        let text_key = |key: &'static str| -> Result<String, ExperimentError> {
-            match table.get(key) {
-                Some(toml::Value::String(s)) if s.trim().is_empty() => {
+        let duplicate = file.duplicate.unwrap_or(true);
+        let text_key = |key: &'static str, value: Option<Text>| match value {
+            None => Err(ExperimentError::Missing(key)),
+            Some(value) => {
+                let text = value.into_string();
+                if text.trim().is_empty() {
                     Err(ExperimentError::Empty(key))
+                } else {
+                    Ok(text)
                 }
-                Some(toml::Value::String(s)) => Ok(s.clone()),
-                Some(toml::Value::Integer(n)) => Ok(n.to_string()),
-                Some(_) => Err(bad(key, "a string")),
-                None => Err(ExperimentError::Missing(key)),
             }
         };
         let study = match kind {
             Kind::Match => Study::Match,
             Kind::Sweep => Study::Sweep(Sweep {
-                strategy: text_key("strategy")?,
-                param: text_key("param")?,
-                values: text_key("values")?,
-                vs: text_key("vs")?,
-                objective: match table.get("objective") {
-                    None => None,
-                    Some(toml::Value::String(s)) => Some(s.parse().map_err(|_| {
-                        bad("objective", "\"games\", \"hands\", \"points\" or \"elo\"")
-                    })?),
-                    Some(_) => {
-                        return Err(bad(
-                            "objective",
-                            "\"games\", \"hands\", \"points\" or \"elo\"",
-                        ));
-                    }
-                },
+                strategy: text_key("strategy", file.strategy)?,
+                param: text_key("param", file.param)?,
+                values: text_key("values", file.values)?,
+                vs: text_key("vs", file.vs)?,
+                objective: file.objective,
             }),
             Kind::Balance => Study::Balance {
-                strategy: text_key("strategy")?,
+                strategy: text_key("strategy", file.strategy)?,
             },
+            Kind::Tune => return Err(ExperimentError::TuneSpec),
         };
-        // The key check above leaves `players` to match specs.
-        let players: Vec<String> = match (table.get("players"), &study) {
-            (Some(toml::Value::Array(items)), _) => items
-                .iter()
-                .map(|v| v.as_str().map(str::to_owned))
-                .collect::<Option<_>>()
-                .ok_or_else(|| bad("players", "a list of strategy names"))?,
-            (Some(_), _) => return Err(bad("players", "a list of strategy names")),
+        // The key check leaves `players` to match specs.
+        let players = match (file.players, &study) {
+            (Some(players), _) => players,
             (None, Study::Match) => return Err(ExperimentError::Missing("players")),
             (None, _) => Vec::new(),
         };
-        let pairing = match table.get("pairing").map(|v| v.as_str()) {
-            None | Some(Some("head_to_head")) => Pairing::HeadToHead,
-            Some(Some("round_robin")) => Pairing::RoundRobin,
-            Some(Some("gauntlet")) => Pairing::Gauntlet,
-            Some(_) => {
-                return Err(bad(
-                    "pairing",
-                    "\"head_to_head\", \"round_robin\" or \"gauntlet\"",
-                ));
-            }
-        };
-        let format = match table.get("format").map(|v| v.as_str()) {
-            None | Some(Some("two")) => None,
-            Some(Some("three")) => Some(Format::Three),
-            Some(Some("partnership")) => Some(Format::Partnership),
-            Some(_) => {
-                return Err(bad(
-                    "format",
-                    "\"two\" (the default), \"three\" (three players, the dealer sits out) or \"partnership\" (four players, two teams)",
-                ));
-            }
+        let pairing_given = file.pairing.is_some();
+        let pairing = file.pairing.unwrap_or(Pairing::HeadToHead);
+        let format = match file.format {
+            None | Some(FormatKey::Two) => None,
+            Some(FormatKey::Three) => Some(Format::Three),
+            Some(FormatKey::Partnership) => Some(Format::Partnership),
         };
         if let Some(format) = format {
-            if table.contains_key("pairing") {
+            if pairing_given {
                 return Err(bad(
                     "pairing",
                     "left out with format = \"three\" or \"partnership\": all the players sit at one table",
@@ -462,7 +600,7 @@ impl Experiment {
         {
             return Err(ExperimentError::HeadToHeadPlayers {
                 given: players.len(),
-                default: if table.contains_key("pairing") {
+                default: if pairing_given {
                     ""
                 } else {
                     " (the default without `pairing`)"
@@ -471,18 +609,18 @@ impl Experiment {
         }
         // Which player is rated 0 (checked against the players when they
         // are resolved, and that there are three or more).
-        let anchor = match table.get("anchor") {
-            None => None,
-            Some(toml::Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
-            Some(toml::Value::String(_)) => return Err(ExperimentError::Empty("anchor")),
-            Some(_) => return Err(bad("anchor", "a string: one of the players")),
+        let anchor = match file.anchor {
+            Some(anchor) if anchor.trim().is_empty() => {
+                return Err(ExperimentError::Empty("anchor"));
+            }
+            anchor => anchor,
         };
-        let variants = match table.get("variant") {
+        let variants = match file.variant {
             None => vec![("standard".to_owned(), Rules::standard())],
-            Some(toml::Value::Array(items)) if !items.is_empty() => {
+            Some(items) if !items.is_empty() => {
                 items.iter().map(variant).collect::<Result<Vec<_>, _>>()?
             }
-            Some(_) => return Err(bad("variant", "[[variant]] tables with a name")),
+            Some(_) => return Err(bad_key("variant")),
         };
         let mut names: Vec<&String> = variants.iter().map(|(n, _)| n).collect();
         names.sort();
@@ -546,14 +684,11 @@ impl Pairing {
     }
 }
 
-fn variant(value: &toml::Value) -> Result<(String, Rules), ExperimentError> {
-    let table = value
-        .as_table()
-        .ok_or_else(|| bad("variant", "[[variant]] tables with a name"))?;
+fn variant(table: &toml::Table) -> Result<(String, Rules), ExperimentError> {
     let name = table
         .get("name")
         .and_then(|v| v.as_str())
-        .ok_or_else(|| bad("variant", "[[variant]] tables with a name"))?
+        .ok_or_else(|| bad_key("variant"))?
         .to_owned();
     let mut knobs = table.clone();
     knobs.remove("name");

@@ -6,6 +6,7 @@ use numpy::PyArray1;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::Arc;
 
 use crate::actions::{self, ACTIONS};
 use crate::harness::rules_from;
@@ -33,9 +34,10 @@ pub fn seat(n: usize) -> PyResult<Seat> {
     }
 }
 
-/// The rules, interned: see [`crate::intern`].
-pub fn interned_rules(rules: &str) -> PyResult<&'static Rules> {
-    Ok(crate::intern(rules_from(rules)?))
+/// The rules from a preset name or TOML knobs, to be shared by the tables
+/// and observations of one game or env (and freed with the last of them).
+pub fn shared_rules(rules: &str) -> PyResult<Arc<Rules>> {
+    Ok(Arc::new(rules_from(rules)?))
 }
 
 /// A game of Gin Rummy stepped one decision at a time.
@@ -101,7 +103,7 @@ impl Game {
         deck: Option<&str>,
         dealer: Option<usize>,
     ) -> PyResult<Game> {
-        let rules = interned_rules(rules)?;
+        let rules = shared_rules(rules)?;
         let episode = self::episode(episode)?;
         let seat = self::seat(seat)?;
         let deck = deck

@@ -14,25 +14,7 @@ mod sandbox;
 mod table;
 mod vec_env;
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-
-use ginlab::rules::Rules;
 use pyo3::prelude::*;
-
-/// The one `'static` copy of `rules`. Hands borrow their rules, and Python
-/// objects cannot carry a lifetime, so each distinct rule set used from
-/// Python is leaked once and shared: memory grows with the number of
-/// distinct rule sets, not with games.
-pub fn intern(rules: Rules) -> &'static Rules {
-    static RULES: OnceLock<Mutex<HashMap<Rules, &'static Rules>>> = OnceLock::new();
-    let mut map = RULES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    map.entry(rules.clone())
-        .or_insert_with(|| Box::leak(Box::new(rules)))
-}
 
 #[pymodule]
 fn _ginlab(m: &Bound<'_, PyModule>) -> PyResult<()> {

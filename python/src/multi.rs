@@ -21,7 +21,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use crate::actions;
-use crate::game::interned_rules;
+use crate::game::shared_rules;
 use crate::obs::{Observation, OwnedView};
 
 /// What the worker tells the caller.
@@ -71,7 +71,7 @@ type Views = Arc<Mutex<Vec<Option<OwnedView>>>>;
 /// A seat whose decisions are answered by the caller.
 struct Channel {
     player: usize,
-    rules: &'static Rules,
+    rules: Arc<Rules>,
     views: Views,
     to_caller: Sender<Msg>,
     answers: Receiver<Action>,
@@ -81,7 +81,7 @@ struct Channel {
 impl Channel {
     fn keep(&self, view: &PlayerView<'_>) {
         let mut views = self.views.lock().unwrap_or_else(|e| e.into_inner());
-        views[self.player] = Some(OwnedView::of(view, self.rules));
+        views[self.player] = Some(OwnedView::of(view, &self.rules));
     }
 
     /// Asks the caller; a closed caller gets a legal stand-in and forfeits.
@@ -221,7 +221,7 @@ impl MultiGame {
                 )));
             }
         };
-        let rules = interned_rules(rules)?;
+        let rules = shared_rules(rules)?;
         rules
             .validate()
             .map_err(|e| PyValueError::new_err(format!("rules: {e}")))?;
@@ -234,7 +234,7 @@ impl MultiGame {
             answers.push(tx);
             seats.push(Channel {
                 player,
-                rules,
+                rules: Arc::clone(&rules),
                 views: Arc::clone(&views),
                 to_caller: to_caller.clone(),
                 answers: rx,
@@ -250,7 +250,7 @@ impl MultiGame {
                 let Ok(mut three) = <[&mut dyn Strategy; 3]>::try_from(refs) else {
                     unreachable!("three seats were made")
                 };
-                play_three(rules, &mut three, &mut rng, |hand| {
+                play_three(&rules, &mut three, &mut rng, |hand| {
                     let _ = tell.send(Msg::Points(hand_points(hand, 3)));
                 })
                 .map(|r| Sheet {
@@ -263,7 +263,7 @@ impl MultiGame {
                 let Ok(mut four) = <[&mut dyn Strategy; 4]>::try_from(refs) else {
                     unreachable!("four seats were made")
                 };
-                play_partnership(rules, &mut four, &mut rng, |_, tables| {
+                play_partnership(&rules, &mut four, &mut rng, |_, tables| {
                     let mut points = vec![0; 4];
                     if let Some((team, p)) = round_score([tables[0].winner, tables[1].winner]) {
                         for (player, slot) in points.iter_mut().enumerate() {

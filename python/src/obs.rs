@@ -10,6 +10,7 @@ use ginlab::rules::Rules;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use std::sync::Arc;
 
 use crate::actions::{self, ACTIONS};
 
@@ -53,14 +54,14 @@ pub struct OwnedView {
     knock_limit: u8,
     taken_from_pile: Option<Card>,
     scores: [u32; 2],
-    rules: &'static Rules,
+    rules: Arc<Rules>,
     events: Vec<Event>,
 }
 
 impl OwnedView {
     /// Copies `view`.
     #[must_use]
-    pub fn of(view: &PlayerView<'_>, rules: &'static Rules) -> OwnedView {
+    pub fn of(view: &PlayerView<'_>, rules: &Arc<Rules>) -> OwnedView {
         OwnedView {
             seat: view.seat,
             dealer: view.dealer,
@@ -75,7 +76,7 @@ impl OwnedView {
             knock_limit: view.knock_limit,
             taken_from_pile: view.taken_from_pile,
             scores: view.scores,
-            rules,
+            rules: Arc::clone(rules),
             events: view.events.to_vec(),
         }
     }
@@ -97,7 +98,7 @@ impl OwnedView {
             knock_limit: self.knock_limit,
             taken_from_pile: self.taken_from_pile,
             scores: self.scores,
-            rules: self.rules,
+            rules: &self.rules,
             events: &self.events,
         }
     }

@@ -192,16 +192,19 @@ impl Params for PyObject {
 pub struct PyPlayer {
     object: Option<Py<PyAny>>,
     name: String,
-    rules: Option<&'static Rules>,
+    rules: Option<Arc<Rules>>,
     stop: Arc<Stop>,
     failed: Option<String>,
 }
 
 impl PyPlayer {
     fn observation(&mut self, view: &PlayerView<'_>) -> Observation {
-        let rules = *self
-            .rules
-            .get_or_insert_with(|| crate::intern(view.rules.clone()));
+        // One copy of the rules per player, shared by its observations
+        // (made again only if the player is moved to other rules).
+        if self.rules.as_deref() != Some(view.rules) {
+            self.rules = Some(Arc::new(view.rules.clone()));
+        }
+        let rules = self.rules.as_ref().expect("set above");
         Observation {
             inner: OwnedView::of(view, rules),
         }

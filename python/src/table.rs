@@ -14,7 +14,20 @@ use ginlab::engine::{
 use ginlab::rules::Rules;
 use rand::{Rng as _, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use std::sync::Mutex;
+use self_cell::self_cell;
+use std::sync::{Arc, Mutex};
+
+self_cell!(
+    /// The rules a table plays under and its hand in play, which borrows
+    /// them. Python objects cannot carry a lifetime; this keeps the rules
+    /// alive exactly as long as the table (shared with its observations
+    /// through the `Arc`) instead of leaking a copy per distinct rule set.
+    struct RulesHand {
+        owner: Arc<Rules>,
+        #[covariant]
+        dependent: Hand,
+    }
+);
 
 /// What one episode is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,10 +61,9 @@ impl Step {
 
 /// A game at a table.
 pub struct Table {
-    rules: &'static Rules,
     episode: Episode,
     rng: Pcg64Mcg,
-    hand: Hand<'static>,
+    hand: RulesHand,
     dealer: Seat,
     tally: Tally,
     hands: u32,
@@ -82,9 +94,12 @@ fn seated(players: [Option<Box<dyn Strategy>>; 2]) -> [Option<Seated>; 2] {
 impl Clone for Table {
     /// A copy without the built-in players (see [`Table::seat_players`]).
     fn clone(&self) -> Table {
+        let rules = Arc::clone(self.hand.borrow_owner());
         Table {
             rng: self.rng.clone(),
-            hand: self.hand.clone(),
+            hand: RulesHand::new(rules, |rules| {
+                self.hand.borrow_dependent().clone_under(rules)
+            }),
             players: [None, None],
             ..*self
         }
@@ -99,7 +114,7 @@ impl Table {
     /// # Errors
     /// The rules fail validation.
     pub fn new(
-        rules: &'static Rules,
+        rules: Arc<Rules>,
         episode: Episode,
         seed: u64,
         deck: Option<Deck>,
@@ -109,9 +124,8 @@ impl Table {
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let dealer = dealer.unwrap_or_else(|| Seat::ALL[(rng.next_u64() >> 63) as usize]);
         let deck = deck.unwrap_or_else(|| Deck::shuffled(&mut rng));
-        let hand = Hand::new(rules, &deck, dealer, [0, 0])?;
+        let hand = RulesHand::try_new(rules, |rules| Hand::new(rules, &deck, dealer, [0, 0]))?;
         Ok(Table {
-            rules,
             episode,
             rng,
             hand,
@@ -142,19 +156,19 @@ impl Table {
         self.players = seated(players);
         for (i, player) in self.players.iter_mut().enumerate() {
             if let Some(player) = player.as_mut().map(Seated::get) {
-                player.start_hand(&self.hand.view(Seat::ALL[i]));
+                player.start_hand(&self.hand.borrow_dependent().view(Seat::ALL[i]));
             }
         }
     }
 
     /// The rules.
-    pub fn rules(&self) -> &'static Rules {
-        self.rules
+    pub fn rules(&self) -> &Arc<Rules> {
+        self.hand.borrow_owner()
     }
 
     /// The hand in play (or just over).
-    pub fn hand(&self) -> &Hand<'static> {
-        &self.hand
+    pub fn hand(&self) -> &Hand<'_> {
+        self.hand.borrow_dependent()
     }
 
     /// The seat to act, if any.
@@ -162,7 +176,7 @@ impl Table {
         if self.done {
             None
         } else {
-            self.hand.phase().seat()
+            self.hand().phase().seat()
         }
     }
 
@@ -229,7 +243,7 @@ impl Table {
             ));
         }
         self.hand
-            .apply(seat, action)
+            .with_dependent_mut(|_, hand| hand.apply(seat, action))
             .map_err(|e| format!("illegal action for seat {}: {e}", seat.index()))?;
         let mut step = self.after_action();
         step.add(self.advance());
@@ -243,11 +257,11 @@ impl Table {
             let Some(player) = self.players[seat.index()].as_mut().map(Seated::get) else {
                 break;
             };
-            let action = ginlab::engine::ask(player, &self.hand.view(seat));
+            let action = ginlab::engine::ask(player, &self.hand.borrow_dependent().view(seat));
             // A built-in strategy answers legally (the engine's tests hold
             // every built-in to that); a failure here is a bug in ginlab.
             self.hand
-                .apply(seat, action)
+                .with_dependent_mut(|_, hand| hand.apply(seat, action))
                 .unwrap_or_else(|e| panic!("built-in strategy {}: {e}", player.name()));
             step.add(self.after_action());
         }
@@ -256,17 +270,17 @@ impl Table {
 
     /// Tells the built-in players of new events; ends the hand if it is over.
     fn after_action(&mut self) -> Step {
-        let events = self.hand.events();
+        let events = self.hand.borrow_dependent().events();
         for (i, player) in self.players.iter_mut().enumerate() {
             if let Some(player) = player.as_mut().map(Seated::get).filter(|p| p.observes()) {
-                let view = self.hand.view(Seat::ALL[i]);
+                let view = self.hand.borrow_dependent().view(Seat::ALL[i]);
                 for event in &events[self.delivered..] {
                     player.observe(&view, event);
                 }
             }
         }
         self.delivered = events.len();
-        match self.hand.outcome() {
+        match self.hand.borrow_dependent().outcome() {
             Some(&outcome) => self.end_hand(outcome),
             None => Step::default(),
         }
@@ -283,18 +297,25 @@ impl Table {
         }
         for (i, player) in self.players.iter_mut().enumerate() {
             if let Some(player) = player.as_mut().map(Seated::get) {
-                player.end_hand(&self.hand.view(Seat::ALL[i]), &outcome);
+                player.end_hand(&self.hand.borrow_dependent().view(Seat::ALL[i]), &outcome);
             }
         }
         self.last_outcome = Some(outcome);
-        self.tally.record(self.rules, &outcome, self.hand.upcard());
+        self.tally.record(
+            self.hand.borrow_owner(),
+            &outcome,
+            self.hand.borrow_dependent().upcard(),
+        );
         match self.episode {
             Episode::Hand => self.done = true,
             Episode::Game => {
-                if let Some(winner) = self.tally.leader(self.rules) {
-                    let result =
-                        self.tally
-                            .result(self.rules, winner, self.hands, self.first_dealer);
+                if let Some(winner) = self.tally.leader(self.hand.borrow_owner()) {
+                    let result = self.tally.result(
+                        self.hand.borrow_owner(),
+                        winner,
+                        self.hands,
+                        self.first_dealer,
+                    );
                     for (i, player) in self.players.iter_mut().enumerate() {
                         if let Some(player) = player.as_mut().map(Seated::get) {
                             player.end_game(Seat::ALL[i], &result);
@@ -305,7 +326,7 @@ impl Table {
                 } else if self.hands >= MAX_HANDS {
                     self.done = true;
                 } else {
-                    self.dealer = next_dealer(self.rules, self.dealer, &outcome);
+                    self.dealer = next_dealer(self.hand.borrow_owner(), self.dealer, &outcome);
                     self.deal();
                 }
             }
@@ -316,17 +337,20 @@ impl Table {
 
     fn deal(&mut self) {
         let deck = Deck::shuffled(&mut self.rng);
-        self.hand = Hand::new(self.rules, &deck, self.dealer, self.tally.points)
-            .expect("the rules were validated when the table was made");
+        let (dealer, points) = (self.dealer, self.tally.points);
+        self.hand.with_dependent_mut(|rules, hand| {
+            *hand = Hand::new(rules, &deck, dealer, points)
+                .expect("the rules were validated when the table was made");
+        });
         self.start_hand();
     }
 
     fn start_hand(&mut self) {
         self.hands += 1;
-        self.delivered = self.hand.events().len();
+        self.delivered = self.hand.borrow_dependent().events().len();
         for (i, player) in self.players.iter_mut().enumerate() {
             if let Some(player) = player.as_mut().map(Seated::get) {
-                player.start_hand(&self.hand.view(Seat::ALL[i]));
+                player.start_hand(&self.hand.borrow_dependent().view(Seat::ALL[i]));
             }
         }
     }

@@ -1,5 +1,7 @@
 //! `ginlab.VecEnv`: N games stepped by one call, numpy in and out.
 
+use std::sync::Arc;
+
 use ginlab::engine::Seat;
 use ginlab::sim::{Stream, seed_for};
 use numpy::{
@@ -13,7 +15,7 @@ use rand::{Rng as _, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use crate::actions::{self, ACTIONS};
-use crate::game::{episode, interned_rules, seat};
+use crate::game::{episode, seat, shared_rules};
 use crate::obs::{Encoded, PLANES, SCALARS, encode};
 use crate::players::profile;
 use crate::table::Table;
@@ -171,7 +173,7 @@ impl VecEnv {
                 "n = {n}: give 1..={MAX_GAMES} games"
             )));
         }
-        let rules = interned_rules(rules)?;
+        let rules = shared_rules(rules)?;
         let episode = self::episode(episode)?;
         let seat = self::seat(seat)?;
         let opponent = opponent.map(profile).transpose()?;
@@ -184,8 +186,14 @@ impl VecEnv {
                 PyMemoryError::new_err(format!("n = {n}: not enough memory for {n} games"))
             })?;
         for i in 0..n as u64 {
-            let mut table = Table::new(rules, episode, seed_for(seed, i, Stream::Deal), None, None)
-                .map_err(|e| PyValueError::new_err(format!("rules: {e}")))?;
+            let mut table = Table::new(
+                Arc::clone(&rules),
+                episode,
+                seed_for(seed, i, Stream::Deal),
+                None,
+                None,
+            )
+            .map_err(|e| PyValueError::new_err(format!("rules: {e}")))?;
             let mut players = [None, None];
             if let Some(p) = &opponent {
                 players[seat.other().index()] = Some(p.build(seed_for(seed, i, Stream::SeatB)));

@@ -185,6 +185,36 @@ impl Clone for Hand<'_> {
 }
 
 impl<'r> Hand<'r> {
+    /// A copy of this hand under `rules`, which must equal the rules it is
+    /// played under: a holder that keeps its rules beside the hand (the
+    /// Python bindings' tables) points each copy at its own.
+    ///
+    /// # Panics
+    /// If `rules` differ from the hand's rules.
+    #[must_use]
+    pub fn clone_under<'s>(&self, rules: &'s Rules) -> Hand<'s> {
+        assert_eq!(*self.rules, *rules, "a hand is copied under its own rules");
+        Hand {
+            rules,
+            knock_limit: self.knock_limit,
+            dealer: self.dealer,
+            scores: self.scores,
+            hands: self.hands,
+            known: self.known,
+            stock: self.stock,
+            stock_next: self.stock_next,
+            pile: self.pile.clone(),
+            upcard: self.upcard,
+            phase: self.phase,
+            taken: self.taken,
+            face_down: self.face_down,
+            turns: self.turns,
+            events: self.events.clone(),
+            actions: self.actions.clone(),
+            outcome: self.outcome,
+        }
+    }
+
     /// Deals `deck` (top first): one card at a time, non-dealer first; then
     /// the upcard (or, for the eleven-card deal, an 11th card to the
     /// non-dealer); the rest is the stock. `scores` are the game scores (seat

@@ -544,12 +544,7 @@ fn write_files(
             "{} tuned by `ginlab tune` ({}) under {variant}: {}\nagainst {}, seed {}; see answer.csv for the confirmation.",
             request.strategy.name,
             plan.method.name(),
-            plan.space
-                .dims
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(" "),
+            plan.space,
             request
                 .opponents
                 .iter()

@@ -189,12 +189,7 @@ fn fingerprint(request: &TuneRequest, plan: &Plan) -> String {
     format!(
         "tune {VERSION}\nstrategy {}\nparams {}\nmethod {}\nopponents {}\nobjective {:?}\ngames {}\nbudget {}\nseed {}\nconfidence {}\nblock {}\nspsa a {:?} c {}\n{}",
         request.strategy.profile,
-        plan.space
-            .dims
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(" "),
+        plan.space,
         plan.method.name(),
         opponents.join(" "),
         request.objective,

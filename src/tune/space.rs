@@ -96,6 +96,20 @@ pub struct Space {
     pub dims: Vec<Dim>,
 }
 
+impl fmt::Display for Space {
+    /// The parameters as given, `NAME=VALUES` each, space-separated (the
+    /// state file's `params` line and the tuned profiles' comment).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, dim) in self.dims.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{dim}")?;
+        }
+        Ok(())
+    }
+}
+
 /// A setting: one value (inline text) per dimension.
 pub type Setting = Vec<String>;
 

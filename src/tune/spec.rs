@@ -1,6 +1,7 @@
 //! The `[tune]` spec kind: an experiment TOML whose `[tune]` table makes
-//! `ginlab run` a tuning run. Read with serde (`deny_unknown_fields`), so
-//! a misspelt key is an error naming it.
+//! `ginlab run` a tuning run. Read as every spec is, by the one derived
+//! [`SpecFile`] with this layer's [`TuneTable`] as its `[tune]` table
+//! (`deny_unknown_fields`), so a misspelt key is an error naming it.
 //!
 //! ```toml
 //! seed = 7
@@ -20,10 +21,12 @@
 //! baseline = "greedy"     # default: the strategy as given
 //! ```
 
+use std::num::NonZeroU64;
 use std::path::PathBuf;
 
 use serde::Deserialize;
 
+use crate::experiment::{ExperimentError, Kind, SpecFile};
 use crate::job::{JobError, Resolve};
 use crate::report::Objective;
 use crate::rules::Rules;
@@ -31,19 +34,15 @@ use crate::rules::Rules;
 use super::request::{Method, TuneRequest};
 
 /// A tuning spec file.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug)]
 pub struct TuneSpec {
     /// The results folder's name (default: the file's stem).
-    #[serde(default)]
     pub name: Option<String>,
     /// The master seed.
     pub seed: u64,
     /// The budget in games per variant.
-    #[serde(default)]
     pub games: Option<u64>,
     /// The budget in hands per variant.
-    #[serde(default)]
     pub hands: Option<u64>,
     /// The variants: `name` (a preset, or any name with `preset`) and
     /// knobs.
@@ -136,7 +135,20 @@ impl TuneSpec {
     /// # Errors
     /// Invalid TOML, an unknown or missing key, a bad value (naming it).
     pub fn from_toml(text: &str) -> Result<TuneSpec, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+        let (kind, file) = SpecFile::<TuneTable>::read(text).map_err(|e| e.to_string())?;
+        let (Kind::Tune, Some(tune)) = (kind, file.tune) else {
+            return Err("a tuning spec needs its [tune] table".into());
+        };
+        Ok(TuneSpec {
+            name: file.name,
+            seed: file
+                .seed
+                .ok_or(ExperimentError::Missing("seed").to_string())?,
+            games: file.games.map(NonZeroU64::get),
+            hands: file.hands.map(NonZeroU64::get),
+            variant: file.variant.unwrap_or_default(),
+            tune,
+        })
     }
 
     /// The request of this spec (strategies resolved by `resolve`).
@@ -227,6 +239,15 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("budgett"), "{e}");
+        let e = TuneSpec::from_toml("seed = 1\ngames = 10\nplayers = [\"a\"]\n[tune]\nstrategy = \"greedy\"\nparams = []\nvs = []\n")
+            .unwrap_err();
+        assert!(
+            e.contains("unknown key `players`: a tuning spec takes"),
+            "{e}"
+        );
+        let e = TuneSpec::from_toml("seed = 1\ngames = 10\n[tune]\nstrategy = \"greedy\"\nparams = []\nvs = []\nblock = \"x\"\n")
+            .unwrap_err();
+        assert!(e.starts_with("`tune.block`: invalid type"), "{e}");
         assert!(is_tune_spec("[tune]\nx = 1"));
         assert!(!is_tune_spec("seed = 1"));
     }
