@@ -200,6 +200,7 @@ impl<'r> Hand<'r> {
             dealer: self.dealer,
             scores: self.scores,
             hands: self.hands,
+            held: self.held,
             known: self.known,
             stock: self.stock,
             stock_next: self.stock_next,
