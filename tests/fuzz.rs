@@ -30,8 +30,8 @@ use ginlab::protocol::{Move, ReplyError, read_hello, read_move, rules_from_table
 use ginlab::rules::{Deal, KNOBS, KnockLimit, NextDealer, PRESETS, RulesError, Shutout};
 use ginlab::sim::Work;
 use ginlab::strategy::{
-    Bot, BotHost, BotSpec, Greedy, McCaches, McParams, Objective, OwnRollout, Profile,
-    ProfileError, RandomParams, Rollout, SimpleParams, Tracker, Weighting,
+    Bot, BotHost, BotSpec, Greedy, McCaches, McParams, OwnRollout, Profile, ProfileError,
+    RandomParams, Rollout, SimpleParams, Tracker, Weighting,
 };
 use ginlab::{Arrangement, Card, CardSet, Rules, Suit};
 use proptest::collection::vec;
@@ -82,7 +82,7 @@ fn toml_str(text: &str) -> String {
 fn file_type_fits(key: &str, value: &toml::Value) -> bool {
     use toml::Value::{Boolean, Float, Integer, String};
     match key {
-        "schedule" | "rollout" | "own_rollout" | "base" | "weighting" | "objective" => {
+        "schedule" | "rollout" | "own_rollout" | "base" | "weighting" => {
             matches!(value, String(_))
         }
         "calibrate" | "adapt" | "prune" => matches!(value, Boolean(_)),
@@ -757,7 +757,6 @@ fn mc_params() -> impl Strategy<Value = McParams> {
         ),
         (
             any::<bool>(),
-            any::<bool>(),
             0.0f64..=10.0,
             any::<bool>(),
             any::<u64>(),
@@ -772,7 +771,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
             |(
                 (samples, rollout, base, discards, frozen_turns),
                 (own, opp, own_rollout),
-                (w, o, confidence, calibrate, seed, adapt, prune, prior, share, opp_share),
+                (w, confidence, calibrate, seed, adapt, prune, prior, share, opp_share),
             )| {
                 // Frozen plays on greedy rollouts only.
                 let own_rollout =
@@ -795,11 +794,6 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                         Weighting::Tracker
                     } else {
                         Weighting::None
-                    },
-                    objective: if o {
-                        Objective::Game
-                    } else {
-                        Objective::Points
                     },
                     confidence,
                     calibrate,

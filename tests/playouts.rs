@@ -34,7 +34,7 @@ const PROFILES: [&str; 7] = [
     "greedy:knock_at=0",
     "tracker",
     "mc:samples=2,discards=2",
-    "mc:samples=2,rollout=tracker,weighting=none,objective=game",
+    "mc:samples=2,rollout=tracker,weighting=none",
 ];
 
 /// Every card is in exactly one place: a hand, the pile, the stock, or face down.

@@ -217,7 +217,7 @@ fn decisions_ignore_hidden_cards() {
         "greedy:knock_at=0",
         "tracker",
         "mc:samples=16",
-        "mc:samples=8,weighting=none,rollout=tracker,objective=game",
+        "mc:samples=8,weighting=none,rollout=tracker",
     ];
     let mut rng = Pcg64Mcg::seed_from_u64(2026);
     for preset in PRESETS {

@@ -41,11 +41,8 @@
 //! 72.4 % at 3; with 16 worlds 57.6 % at 1 and 68.9 % at 2. Against tracker
 //! (1,000 games, seed 303): 52.6 % at 1, 56.1 % at 2.
 //!
-//! The result of a rollout is, with `objective = points`, the hand points
-//! from this player's side (+ won, − lost, 0 void); with `objective = game`,
-//! the chance of winning the game from the scores after the hand, read from
-//! a table built by dynamic programming over a hand-score distribution that
-//! the rollout policy itself produces in self-play ([`GameOdds`]).
+//! The result of a rollout is the hand points from this player's side (+
+//! won, − lost, 0 void; [`Points`]).
 //!
 //! Candidates:
 //! - upcard offer: take or pass;
@@ -72,8 +69,7 @@
 //! rollouts (`rollout.rs`), the frozen own play in them (`frozen.rs`), the
 //! opponent models of the fast rollouts (`opponent.rs`, [`OpponentPolicy`]),
 //! what a rollout is worth (`value.rs`, [`Evaluator`]), the calibration
-//! prior (`prior.rs`, a [`WorldWeight`]), game odds (`odds.rs`, an
-//! [`Evaluator`]) and budgets ([`budget`]); this file is the player, which
+//! prior (`prior.rs`, a [`WorldWeight`]) and budgets ([`budget`]); this file is the player, which
 //! asks them in turn.
 
 use std::sync::Arc;
@@ -96,7 +92,6 @@ mod config;
 mod frozen;
 mod gate;
 mod caches;
-mod odds;
 mod opponent;
 mod params;
 mod prior;
@@ -106,13 +101,12 @@ mod worlds;
 
 pub use gate::pick_candidate;
 pub use caches::McCaches;
-pub use odds::GameOdds;
 pub(in crate::strategy) use params::KIND;
 pub use frozen::Frozen;
 pub use config::{
     Budget, Choice, FastOwn, McConfig, OpponentModel, RolloutPlay, Rollouts, WorldModel,
 };
-pub use params::{McParams, Objective, OwnRollout, Rollout, Weighting};
+pub use params::{McParams, OwnRollout, Rollout, Weighting};
 pub use prior::HandPrior;
 pub use rollout::{GreedyRollout, RolloutEnd};
 pub use value::{Evaluator, Points};
@@ -128,9 +122,6 @@ pub struct MonteCarlo {
     base: Box<dyn Strategy>,
     /// Rollout policies: this player's own future play, the opponent's.
     players: [Box<dyn Strategy>; 2],
-    /// The evaluator of `objective = game` and the rules it was built for
-    /// (`None`: hand points).
-    evaluator: Option<(Rules, Arc<dyn Evaluator>)>,
     /// Where the tables come from.
     caches: McCaches,
     /// The world weight of the rules it was built for (the calibration).
@@ -214,7 +205,6 @@ impl MonteCarlo {
                 params.opponent_model().player(),
             ],
             params,
-            evaluator: None,
             weight: None,
             caches,
             opponent,
@@ -343,14 +333,6 @@ impl MonteCarlo {
 
     /// Builds (or finds) the tables the decision needs under `view`'s rules.
     fn prepare_tables(&mut self, view: &PlayerView<'_>) {
-        if self.params.objective == Objective::Game
-            && self.evaluator.as_ref().is_none_or(|(rules, _)| rules != view.rules)
-        {
-            let odds = self
-                .caches
-                .odds(view.rules, self.params.rollouts.opponent_policy());
-            self.evaluator = Some((view.rules.clone(), odds as Arc<dyn Evaluator>));
-        }
         if self.params.worlds.calibrate
             && self
                 .weight
@@ -442,10 +424,7 @@ impl MonteCarlo {
     /// scoreless tie) is worth to the player of `view`.
     fn value(&self, view: &PlayerView<'_>, winner: Option<(Seat, u32)>) -> f64 {
         let won = winner.map(|(s, points)| (s == view.seat, points));
-        match &self.evaluator {
-            Some((_, evaluator)) => evaluator.value(view.scores, won),
-            None => Points.value(view.scores, won),
-        }
+        Points.value(view.scores, won)
     }
 
     /// The end-of-turn candidates, greedy's choice first.

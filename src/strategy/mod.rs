@@ -45,10 +45,10 @@ pub use external::{
 pub use greedy::Greedy;
 pub use knowledge::Knowledge;
 pub use mc::{
-    Budget, Choice, Decision, Evaluator, FastOwn, Frozen, GameOdds, GreedyRollout, HandPrior,
-    Knocks, McCaches, McConfig, McParams, Model, MonteCarlo, Objective, OpponentModel,
-    OpponentPolicy, OwnRollout, Points, Rollout, RolloutEnd, RolloutPlay, Rollouts, Weighting,
-    World, WorldModel, WorldWeight, budget,
+    Budget, Choice, Decision, Evaluator, FastOwn, Frozen, GreedyRollout, HandPrior, Knocks,
+    McCaches, McConfig, McParams, Model, MonteCarlo, OpponentModel, OpponentPolicy, OwnRollout,
+    Points, Rollout, RolloutEnd, RolloutPlay, Rollouts, Weighting, World, WorldModel, WorldWeight,
+    budget,
 };
 pub use profile::{
     Kind, Param, ParamError, ParamType, ParamValue, Params, Profile, ProfileError, builtin_kinds,

@@ -689,7 +689,6 @@ mod tests {
             ("mc", "seed = \"7\""),
             ("mc", "confidence = \"2\""),
             ("mc", "rollout = 1"),
-            ("mc", "objective = [\"game\"]"),
         ] {
             let message = e(&format!("kind = \"{kind}\"\n{param}"));
             let (key, value) = param.split_once(" = ").unwrap();

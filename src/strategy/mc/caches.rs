@@ -1,5 +1,5 @@
-//! [`McCaches`]: the tables `mc` players build once per key (the game
-//! odds of a rule set, the hand prior of a calibration) and share. A front
+//! [`McCaches`]: the tables `mc` players build once per key (the hand
+//! prior of a calibration) and share. A front
 //! end's [`Lab`](crate::lab::Lab) holds one for all its players; an `mc`
 //! profile not bound to a lab shares one among its clones. They are
 //! caches: a table is the same whoever built it, so which players share
@@ -8,7 +8,7 @@
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
-use super::{GameOdds, HandPrior, Model, Rollout, Weighting};
+use super::{HandPrior, Model, Weighting};
 use crate::rules::Rules;
 
 /// Tables by key, each built once.
@@ -21,22 +21,10 @@ pub struct McCaches(Arc<Tables>);
 
 #[derive(Default)]
 struct Tables {
-    odds: Shared<(Rules, Rollout), GameOdds>,
     priors: Shared<(Rules, Weighting, Model), HandPrior>,
 }
 
 impl McCaches {
-    /// The game odds for `rules` and `rollout`, measured on first use.
-    ///
-    /// # Panics
-    /// As [`GameOdds::measure`].
-    #[must_use]
-    pub fn odds(&self, rules: &Rules, rollout: Rollout) -> Arc<GameOdds> {
-        shared(&self.0.odds, (rules.clone(), rollout), || {
-            GameOdds::measure(rules, rollout)
-        })
-    }
-
     /// The hand prior for `rules`, `weighting` and `model`, measured on
     /// first use.
     #[must_use]
@@ -87,12 +75,15 @@ mod tests {
     #[test]
     fn measured_tables_are_shared_by_clones_only() {
         let rules = Rules::standard();
+        let model = Model {
+            rollout: super::super::Rollout::Greedy,
+            knock_at: None,
+        };
         let caches = McCaches::default();
-        let one = caches.odds(&rules, Rollout::Greedy);
-        let two = caches.clone().odds(&rules, Rollout::Greedy);
+        let one = caches.prior(&rules, Weighting::Tracker, model);
+        let two = caches.clone().prior(&rules, Weighting::Tracker, model);
         assert!(Arc::ptr_eq(&one, &two));
-        assert!((one.win(0, 0) - 0.5).abs() < 1e-9);
-        let other = McCaches::default().odds(&rules, Rollout::Greedy);
+        let other = McCaches::default().prior(&rules, Weighting::Tracker, model);
         assert!(!Arc::ptr_eq(&one, &other));
         // The same table, whoever built it.
         assert_eq!(*one, *other);

@@ -1,15 +1,15 @@
 //! The configuration of the `mc` player ([`McConfig`]), grouped by concern:
 //! the budget, the world model, who plays the rollouts (this player's own
-//! future play and the opponent model), the choice among candidates and
-//! the objective. A combination the player cannot play has no value here:
-//! the fast-path options (frozen own play, knock shares, the adaptive
-//! opponent) exist only inside [`RolloutPlay::Fast`], a per-game budget
+//! future play and the opponent model) and the choice among candidates. A
+//! combination the player cannot play has no value here: the fast-path
+//! options (frozen own play, knock shares, the adaptive opponent) exist
+//! only inside [`RolloutPlay::Fast`], a per-game budget
 //! has no per-decision count, and `frozen_turns` lives in
 //! [`FastOwn::Frozen`]. The profile text (`mc:key=value` and the TOML
 //! file's keys, [`McParams`](super::McParams)) is sugar that resolves to
 //! this type and names the key when it cannot.
 
-use super::params::{Objective, Rollout, Weighting};
+use super::params::{Rollout, Weighting};
 use super::{Model, budget};
 
 /// Everything that decides how [`MonteCarlo`](super::MonteCarlo) plays.
@@ -23,8 +23,6 @@ pub struct McConfig {
     pub rollouts: Rollouts,
     /// How a candidate is chosen.
     pub choice: Choice,
-    /// What a rollout is worth.
-    pub objective: Objective,
     /// Mixed into the harness's seed.
     pub seed: u64,
 }
@@ -169,7 +167,6 @@ impl Default for McConfig {
                 discards: 4,
                 prune: false,
             },
-            objective: Objective::Points,
             seed: 0,
         }
     }

@@ -36,7 +36,6 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("opp_knock_at", ParamType::Integer, "an integer from 0 to 10"),
         Param::new("opp_knock_share", ParamType::Number, "a number above 0, at most 1"),
         Param::new("weighting", ParamType::Text, "none or tracker"),
-        Param::new("objective", ParamType::Text, "points or game"),
         Param::new("discards", ParamType::Integer, "an integer from 1 to 11"),
         Param::new("confidence", ParamType::Number, "a number from 0 to 10"),
         Param::new("calibrate", ParamType::Boolean, "true or false"),
@@ -95,15 +94,6 @@ pub enum Weighting {
     Tracker,
 }
 
-/// What a rollout is worth.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Objective {
-    /// Hand points, signed.
-    Points,
-    /// The chance of winning the game from the scores after the hand.
-    Game,
-}
-
 /// The profile keys of [`MonteCarlo`], one field a key (`mc:samples=640`,
 /// `samples = 640` in a file): sugar for [`McConfig`], which
 /// [`McParams::config`] resolves them to.
@@ -126,8 +116,6 @@ pub struct McParams {
     pub own_rollout: Option<OwnRollout>,
     /// How hidden cards are sampled.
     pub weighting: Weighting,
-    /// What a rollout is worth.
-    pub objective: Objective,
     /// Discards considered at the end of a turn (1 to 11).
     pub discards: u8,
     /// The policy whose answer is played unless sampling shows a better one
@@ -194,7 +182,6 @@ impl Default for McParams {
             rollout: Rollout::Greedy,
             own_rollout: None,
             weighting: Weighting::Tracker,
-            objective: Objective::Points,
             discards: 4,
             calibrate: true,
             adapt: false,
@@ -295,7 +282,6 @@ impl McParams {
                 discards: self.discards,
                 prune: self.prune,
             },
-            objective: self.objective,
             seed: self.seed,
         })
     }
@@ -446,13 +432,6 @@ impl Params for McParams {
                     _ => return Err(ParamError::Invalid),
                 };
             }
-            "objective" => {
-                self.objective = match value.read::<String>().as_deref() {
-                    Some("points") => Objective::Points,
-                    Some("game") => Objective::Game,
-                    _ => return Err(ParamError::Invalid),
-                };
-            }
             _ => unreachable!("mc has no parameter {key}"),
         }
         Ok(())
@@ -517,13 +496,6 @@ impl fmt::Display for McParams {
             };
             params.push(format!("weighting={w}"));
         }
-        if self.objective != d.objective {
-            let o = match self.objective {
-                Objective::Points => "points",
-                Objective::Game => "game",
-            };
-            params.push(format!("objective={o}"));
-        }
         if self.discards != d.discards {
             params.push(format!("discards={}", self.discards));
         }
@@ -583,7 +555,7 @@ mod tests {
             "mc:adapt=true,adapt_prior=0.25",
             "mc:samples=640,own_rollout=frozen,adapt=true,adapt_share=0.3,frozen_turns=2,prune=true",
             "mc:samples=640,own_rollout=frozen,opp_knock_share=0.3,frozen_turns=2,prune=true",
-            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,objective=game,discards=11,confidence=0.5,calibrate=false,seed=7",
+            "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,discards=11,confidence=0.5,calibrate=false,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
             assert_eq!(profile.to_string(), text);
@@ -632,8 +604,8 @@ mod tests {
         ] {
             assert_eq!(config(text).rollouts.play, RolloutPlay::Engine { own, opponent }, "{text}");
         }
-        let game = config("mc:game_worlds=9000,objective=game");
-        assert_eq!((game.budget, game.objective), (Budget::Game { worlds: 9000 }, Objective::Game));
+        let game = config("mc:game_worlds=9000");
+        assert_eq!(game.budget, Budget::Game { worlds: 9000 });
         assert!(game.account().is_some() && share.account().is_none());
     }
 
@@ -681,7 +653,8 @@ mod tests {
         assert!(turns.contains("give own_rollout=frozen"), "{turns}");
         assert!(e("mc:own_rollout=frozen,frozen_turns=0").contains("1 to 30"));
         assert!(e("mc:weighting=yes").contains("none or tracker"));
-        assert!(e("mc:objective=elo").contains("points or game"));
+        // A retired key is refused like any unknown one.
+        assert!(e("mc:objective=game").contains(&KIND.param_names()));
         assert!(e("mc:seed=-1").contains("2^64"));
         assert!(e("mc:depth=3").contains(&KIND.param_names()));
         assert!(e("mc:budget_ms=0").contains("above 0, at most 256"));

@@ -1,10 +1,7 @@
-//! What a rollout is worth ([`Evaluator`]): hand points (`objective =
-//! points`, [`Points`]) or the chance of winning the game from the scores
-//! after the hand (`objective = game`, [`GameOdds`]). A new evaluator is
-//! one implementation here and one variant of
-//! [`Objective`](super::Objective), which selects it.
-
-use super::GameOdds;
+//! What a rollout is worth ([`Evaluator`]): hand points ([`Points`]), the
+//! only evaluator since the game-score objective was retired (issue 33,
+//! results/INDEX.md). A new evaluator (a learned value of a hand's end, a
+//! score-aware one) is one implementation here and a key that selects it.
 
 /// The value of a rollout's end to the deciding player.
 pub trait Evaluator: Send + Sync {
@@ -25,16 +22,6 @@ impl Evaluator for Points {
             Some((true, p)) => f64::from(p),
             Some((false, p)) => -f64::from(p),
             None => 0.0,
-        }
-    }
-}
-
-impl Evaluator for GameOdds {
-    fn value(&self, [mine, theirs]: [u32; 2], won: Option<(bool, u32)>) -> f64 {
-        match won {
-            Some((true, p)) => self.win(mine + p, theirs),
-            Some((false, p)) => self.win(mine, theirs + p),
-            None => self.win(mine, theirs),
         }
     }
 }
