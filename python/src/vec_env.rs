@@ -242,7 +242,8 @@ impl VecEnv {
     /// dtype, or a list of ints) and returns
     /// `(observations, rewards, dones)`: rewards (N, 2) int32 are the hand
     /// points won (+) or lost (-) by seats 0 and 1 in hands that ended
-    /// during the step; dones (N,) bool mark episodes that ended (and were
+    /// during the step, plus, when a game episode ends, the game's final
+    /// margin (+ for the winner, - for the loser); dones (N,) bool mark episodes that ended (and were
     /// reset). Every action is checked against the mask first; an illegal
     /// one raises ValueError naming the game, and no game is stepped.
     fn step<'py>(
@@ -286,8 +287,17 @@ impl VecEnv {
                 {
                     let action = actions::decode(id).expect("checked against the mask");
                     let step = table.step(action).expect("checked against the mask");
-                    reward[0] = step.rewards[0] as i32;
-                    reward[1] = step.rewards[1] as i32;
+                    let mut rewards = step.rewards;
+                    if step.done {
+                        // A game episode's last reward adds the final margin,
+                        // as GinEnv's does (a hand episode has no result).
+                        if let Some(result) = table.result() {
+                            rewards[result.winner.index()] += result.margin;
+                            rewards[result.winner.other().index()] -= result.margin;
+                        }
+                    }
+                    reward[0] = rewards[0] as i32;
+                    reward[1] = rewards[1] as i32;
                     *done = step.done;
                     if step.done {
                         reset(table);

@@ -85,3 +85,28 @@ def test_game_episodes():
         hands_ended += int((rewards != 0).any(axis=1).sum())
         games_ended += int(dones.sum())
     assert hands_ended > games_ended > 0
+
+
+def test_a_game_episode_ends_with_the_final_margin():
+    # Under eaai (no game or box bonus) a game's margin is the difference of
+    # the final scores. The last hand's points p go to the winner w, so the
+    # done step gives w p + (s_w + p - s_l), where s are the scores before
+    # that hand (the observations show them), and s_w + p reaches 100.
+    env = ginlab.VecEnv(1, seed=11, episode="game", rules="eaai")
+    obs = env.reset()
+    games = 0
+    for _ in range(20000):
+        seat, own, other = (int(obs["scalars"][0][i]) for i in (9, 3, 4))
+        scores = [own, other] if seat == 0 else [other, own]
+        obs, rewards, dones = env.step(env.sample_actions())
+        r = [int(x) for x in rewards[0]]
+        assert r[0] == -r[1]
+        if dones[0]:
+            w = 0 if r[0] > 0 else 1
+            twice_points = r[w] - scores[w] + scores[1 - w]
+            assert twice_points > 0 and twice_points % 2 == 0, (r, scores)
+            assert scores[w] + twice_points // 2 >= 100, (r, scores)
+            games += 1
+            if games == 5:
+                break
+    assert games == 5
