@@ -7,6 +7,7 @@ use ginlab::engine::{
     Deck, Hand, HandOutcome, Phase, Seat, Strategy, Tally, play_game, play_hand_inspected,
 };
 use ginlab::rules::{Deal, PRESETS, Rules};
+use ginlab::lab::Lab;
 use ginlab::strategy::Profile;
 use ginlab::{CardSet, meld};
 use proptest::prelude::*;
@@ -36,6 +37,16 @@ const PROFILES: [&str; 7] = [
     "mc:samples=2,discards=2",
     "mc:samples=2,rollout=tracker,weighting=none",
 ];
+
+/// The lab every case's players are bound to, so that `mc`'s hand prior is
+/// measured once for the run, not once per case (it is a cache: decisions
+/// are the same either way).
+static LAB: std::sync::LazyLock<Lab> = std::sync::LazyLock::new(Lab::new);
+
+/// `PROFILES[i]` bound to [`LAB`].
+fn profile(i: usize) -> Profile {
+    PROFILES[i].parse::<Profile>().unwrap().in_lab(&LAB)
+}
 
 /// Every card is in exactly one place: a hand, the pile, the stock, or face down.
 fn assert_conserved(hand: &Hand<'_>) {
@@ -101,8 +112,8 @@ proptest! {
         let rules = &rule_sets()[rules_ix];
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let mut players = [
-            PROFILES[a].parse::<Profile>().unwrap().build(seed ^ 1),
-            PROFILES[b].parse::<Profile>().unwrap().build(seed ^ 2),
+            profile(a).build(seed ^ 1),
+            profile(b).build(seed ^ 2),
         ];
         for i in 0..8 {
             let deck = Deck::shuffled(&mut rng);
@@ -113,8 +124,8 @@ proptest! {
     #[test]
     fn game_scores_add_up(seed in any::<u64>(), rules_ix in 0usize..6, a in 1usize..7, b in 1usize..7) {
         let rules = &rule_sets()[rules_ix];
-        let mut pa = PROFILES[a].parse::<Profile>().unwrap().build(seed ^ 1);
-        let mut pb = PROFILES[b].parse::<Profile>().unwrap().build(seed ^ 2);
+        let mut pa = profile(a).build(seed ^ 1);
+        let mut pb = profile(b).build(seed ^ 2);
         let mut players: [&mut dyn Strategy; 2] = [pa.as_mut(), pb.as_mut()];
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let mut replay = Tally::default();
