@@ -6,8 +6,8 @@
 use ginlab::engine::{
     Deck, Hand, HandOutcome, Phase, Seat, Strategy, Tally, play_game, play_hand_inspected,
 };
-use ginlab::rules::{Deal, PRESETS, Rules};
 use ginlab::lab::Lab;
+use ginlab::rules::{Deal, PRESETS, Rules};
 use ginlab::strategy::Profile;
 use ginlab::{CardSet, meld};
 use proptest::prelude::*;
