@@ -270,7 +270,7 @@ pub enum Kind {
 /// (above this one) gives; an experiment never has one. Which kind takes
 /// which keys is [`Kind`]'s, checked before the derive reads the values,
 /// so that a key of another kind is named with where it belongs; a value
-/// of the wrong type is named by its key ([`expected`]).
+/// of the wrong type is named by its key (`expected`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpecFile<T> {
