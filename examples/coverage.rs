@@ -9,7 +9,8 @@
 //! Prints one Markdown table per pairing (greedy vs simple under standard,
 //! tracker vs greedy under eaai, duplicate deals; and three players,
 //! greedy, simple and tracker under standard with seat rotation;
-//! `--pairing 1`, `2` or `3` runs one of them): per figure the share of
+//! `--pairing 1`, `2` or `3` runs one of them; `--pairing 4` the edges
+//! `ginlab tune` prints): per figure the share of
 //! intervals that cover the reference, its Monte Carlo error, the mean
 //! width, and for comparison the coverage of the intervals ginlab printed
 //! before they were built from the scoring units (Wilson on games or hands,
@@ -134,6 +135,9 @@ fn main() {
     );
     if only == 0 || only == 3 {
         three_players(reps, games, reference, seed);
+    }
+    if only == 0 || only == 4 {
+        tuner_edges(reps, games, reference, seed);
     }
     for (index, (variant, rules, a, b)) in pairings.into_iter().enumerate() {
         if only != 0 && only != index as u64 + 1 {
@@ -394,5 +398,114 @@ fn three_players(reps: u64, games: u64, reference: u64, seed: u64) {
             );
         }
     }
+    println!();
+}
+
+/// Coverage of the edges `ginlab tune` prints between two settings
+/// confirmed on the same deals (greedy with knock_at 10 and with 6, each
+/// against simple under standard, duplicate games): its paired interval
+/// over the deals, played by the tuner's own confirmation, against the
+/// interval that combines the two rows' errors as if independent.
+fn tuner_edges(reps: u64, games: u64, reference: u64, seed: u64) {
+    use std::sync::Arc;
+
+    use ginlab::report::Objective;
+    use ginlab::stats::t_quantile;
+    use ginlab::tune::confirm::{Rows, play};
+    use ginlab::tune::objective::paired_interval;
+
+    const INDEX: u64 = 3;
+    let settings = ["greedy:knock_at=10", "greedy:knock_at=6"];
+    let plans = |games: u64, seed: u64| -> Vec<Arc<Plan>> {
+        settings
+            .iter()
+            .map(|s| {
+                Arc::new(Plan {
+                    rules: Rules::standard(),
+                    profiles: [s.parse().unwrap(), "simple".parse().unwrap()],
+                    work: Work::Games(games),
+                    duplicate: true,
+                    seed,
+                })
+            })
+            .collect()
+    };
+    let groups = [vec![0, 1]];
+    let confirm = |games: u64, seed: u64, threads: usize| {
+        let plans = plans(games, seed);
+        let rows = Rows {
+            plans: &plans,
+            groups: &groups,
+            objective: Objective::Games,
+        };
+        play(&rows, None, threads, &|_| Ok(()), &|_| {}).unwrap()
+    };
+    let started = Instant::now();
+    let scores =
+        |c: &ginlab::tune::confirm::Confirmation| (c.rows[0].units.score, c.rows[1].units.score);
+    let reference_run =
+        (reference > 0).then(|| confirm(reference, seed_for(seed, INDEX, Stream::SeatA), 0));
+    let reference_seconds = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let runs: Vec<_> = (0..reps)
+        .into_par_iter()
+        .map(|rep| confirm(games, seed_for(seed, (INDEX << 32) + rep, Stream::Deal), 1))
+        .collect();
+    let seconds = started.elapsed().as_secs_f64();
+    let truth = match &reference_run {
+        Some(run) => {
+            let (a, b) = scores(run);
+            a.value() - b.value()
+        }
+        None => {
+            let (mut a, mut b) = (UnitSums::default(), UnitSums::default());
+            for run in &runs {
+                let (x, y) = scores(run);
+                a.merge(&x);
+                b.merge(&y);
+            }
+            a.value() - b.value()
+        }
+    };
+    let pooled = if reference == 0 {
+        format!("the {} matches pooled", reps)
+    } else {
+        format!("{reference} games a setting, {reference_seconds:.0} s")
+    };
+    println!(
+        "tune's edge: {} over {} against simple under standard, {games} games each on the same deals (reference: {pooled}; matches {seconds:.0} s)\n",
+        settings[0], settings[1]
+    );
+    println!("| interval | reference edge | coverage | ± (MC) | mean width |");
+    println!("|---|---|---|---|---|");
+    let mc = (0.95 * 0.05 / reps as f64).sqrt();
+    let (mut paired, mut paired_width) = (0, 0.0);
+    let (mut independent, mut independent_width) = (0, 0.0);
+    for run in &runs {
+        let (a, b) = scores(run);
+        if let Some((_, lo, hi)) = paired_interval(&a, &b, &run.cross[0][0], 0.95) {
+            paired += u64::from(lo <= truth && truth <= hi);
+            paired_width += hi - lo;
+        }
+        if let (Some(x), Some(y)) = (a.standard_error(), b.standard_error()) {
+            let d = a.value() - b.value();
+            let half = t_quantile(0.975, a.units.min(b.units) - 1) * (x * x + y * y).sqrt();
+            independent += u64::from(d - half <= truth && truth <= d + half);
+            independent_width += 2.0 * half;
+        }
+    }
+    let share = |n: u64| 100.0 * n as f64 / reps as f64;
+    println!(
+        "| paired over deals (printed) | {truth:+.4} | {:.1} % | {:.1} | {:.4} |",
+        share(paired),
+        100.0 * mc,
+        paired_width / reps as f64
+    );
+    println!(
+        "| rows combined as independent (before) | {truth:+.4} | {:.1} % | {:.1} | {:.4} |",
+        share(independent),
+        100.0 * mc,
+        independent_width / reps as f64
+    );
     println!();
 }

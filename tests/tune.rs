@@ -166,6 +166,70 @@ fn a_run_killed_mid_search_resumes_to_the_same_files() {
 }
 
 #[test]
+fn a_run_killed_mid_confirmation_resumes_to_the_same_files() {
+    let (whole, killed) = (scratch("cwhole"), scratch("ckilled"));
+    // The confirmation plays 2,048 deals a block: 10,000 games are three.
+    let race = [
+        "tune",
+        "--strategy",
+        "greedy",
+        "--param",
+        "knock_at=8,10",
+        "--vs",
+        "greedy",
+        "--rules",
+        "standard",
+        "--games",
+        "2000",
+        "--block",
+        "64",
+        "--confirm",
+        "10000",
+        "--seed",
+        "3",
+    ];
+    succeeds(ginlab().args(race).args(["-q", "--out"]).arg(&whole));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ginlab"))
+        .args(race)
+        .arg("--out")
+        .arg(&killed)
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    for line in lines {
+        if line.unwrap().starts_with("confirmation: 2048 of") {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let state = std::fs::read_to_string(killed.join("tune.json")).unwrap();
+    assert!(state.contains("\"confirm\":{"), "killed mid-confirmation");
+    let output = ginlab()
+        .args(race)
+        .arg("--out")
+        .arg(&killed)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("add --resume"));
+    succeeds(
+        ginlab()
+            .args(race)
+            .args(["-q", "--resume", "--out"])
+            .arg(&killed),
+    );
+    assert_eq!(files(&whole), files(&killed));
+    let state = std::fs::read_to_string(whole.join("tune.json")).unwrap();
+    assert!(
+        !state.contains("\"confirm\""),
+        "a finished state keeps no confirmation"
+    );
+}
+
+#[test]
 fn json_and_a_spec_give_the_answer() {
     let dir = scratch("json");
     let json = succeeds(ginlab().args(RACE).args(["--json", "--out"]).arg(&dir));

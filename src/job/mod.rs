@@ -45,7 +45,7 @@ pub use inputs::{
     rules, study_variants,
 };
 pub use merge::merge;
-pub use output::{Outcome, remake_views};
+pub use output::{Outcome, remake_views, write_played};
 pub use run::{MAX_THREADS, Options, Progress, STOP_BLOCK, check_threads, run};
 pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, given_once};
 pub(crate) use state::read_capped;

@@ -237,6 +237,44 @@ pub(super) fn write_result(
     Ok(rows)
 }
 
+/// Writes the result folder of `spec` from tallies played outside the
+/// block loop, one per row and covering all of its deals (a tuner's
+/// confirmation plays its rows side by side, deal by deal, to pair them):
+/// the files [`run`](super::run) writes for the same tallies, and any
+/// checkpoint of an earlier run removed.
+///
+/// # Errors
+/// A folder that cannot be claimed, a failure while writing.
+///
+/// # Panics
+/// When `tallies` does not hold one tally per row.
+pub fn write_played(spec: &super::JobSpec, tallies: Vec<Tally>) -> Result<Outcome, JobError> {
+    assert_eq!(tallies.len(), spec.rows.len(), "one tally per row");
+    let mut state = State::new(
+        &spec.rows,
+        &spec.study,
+        spec.anchor.clone(),
+        super::state::fingerprint(&spec.rows, None),
+        super::Shard::ALL,
+    );
+    for ((saved, row), tally) in state.rows.iter_mut().zip(&spec.rows).zip(tallies) {
+        let deals = row.plan.deals();
+        if deals > 0 {
+            super::run::cover(&mut saved.covered, &(0..deals));
+        }
+        saved.tally = tally;
+    }
+    let claim = spec.dir.as_deref().map(super::claim_dir).transpose()?;
+    let rows = write_result(
+        &state,
+        spec.dir.as_deref(),
+        &spec.manifest.to_toml(),
+        &[crate::report::CHECKPOINT],
+    )?;
+    let notes = claim.map(|c| c.notes).unwrap_or_default();
+    Ok(Outcome::of(state, rows, None, notes))
+}
+
 /// The files the run that last wrote `dir` wrote there, by its own
 /// `tallies.json` (its rows and study); none when there is no such record.
 /// Only these are ever removed as stale.

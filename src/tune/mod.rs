@@ -8,8 +8,10 @@
 //!   settings over the same deals;
 //! - [`evaluate`]: the seam that plays settings on a block of deals;
 //! - [`racing`]: racing on duplicate deals for a discrete grid;
-//! - [`spsa`]: SPSA for several integer or continuous parameters.
+//! - [`spsa`]: SPSA for several integer or continuous parameters;
+//! - [`confirm`]: the confirmation on fresh deals, its rows paired.
 
+pub mod confirm;
 pub mod evaluate;
 pub mod objective;
 pub mod racing;
@@ -44,8 +46,15 @@ pub fn tune(
     resume: bool,
     status: &dyn Fn(&str),
 ) -> Result<TuneOutcome, JobError> {
-    let (plan, state, claim) = run::search(request, threads, resume, status)?;
-    let outcome = output::finish(request, &plan, &state, threads, claim.notes.clone())?;
+    let (plan, mut state, claim) = run::search(request, threads, resume, status)?;
+    let outcome = output::finish(
+        request,
+        &plan,
+        &mut state,
+        threads,
+        status,
+        claim.notes.clone(),
+    )?;
     drop(claim);
     Ok(outcome)
 }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::report::Objective;
 use crate::sim::Tallies;
-use crate::stats::{Interval, UnitSums, elo};
+use crate::stats::{Interval, UnitSums, elo, t_quantile};
 
 /// One unit's numerator and denominator.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -95,6 +95,14 @@ impl Cross {
         self.yx += yi * xj;
         self.yy += yi * yj;
     }
+
+    /// Adds the sums of other deals.
+    pub fn merge(&mut self, other: &Cross) {
+        self.xx += other.xx;
+        self.xy += other.xy;
+        self.yx += other.yx;
+        self.yy += other.yy;
+    }
 }
 
 /// The difference `R_i − R_j` of two ratios over the same units and its
@@ -116,6 +124,21 @@ pub fn paired_difference(i: &UnitSums, j: &UnitSums, cross: &Cross) -> Option<(f
     let sum = own(i, ri) / (yi * yi) + own(j, rj) / (yj * yj) - 2.0 * c / (yi * yj);
     let m = i.units as f64;
     Some((ri - rj, (m / (m - 1.0) * sum.max(0.0)).sqrt()))
+}
+
+/// The paired difference `R_i − R_j` ([`paired_difference`]) and its
+/// two-sided interval at `confidence`, t quantile at the units less one:
+/// `(difference, lo, hi)`. `None` below two units.
+#[must_use]
+pub fn paired_interval(
+    i: &UnitSums,
+    j: &UnitSums,
+    cross: &Cross,
+    confidence: f64,
+) -> Option<(f64, f64, f64)> {
+    let (d, se) = paired_difference(i, j, cross)?;
+    let half = t_quantile(0.5 + confidence / 2.0, i.units - 1) * se;
+    Some((d, d - half, d + half))
 }
 
 #[cfg(test)]

@@ -10,15 +10,16 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::job::{self, JobError, JobSpec, Row, StudyKind};
+use crate::job::{self, JobError, JobSpec, Row, StudyKind, Tally};
 use crate::report::chart::{Point, Series, line_chart};
-use crate::report::{Manifest, Objective, ResultFiles, VariantRules};
+use crate::report::{Manifest, Objective, ResultFiles, VariantRules, write_atomic};
 use crate::sim::{Plan as MatchPlan, Work};
-use crate::stats::{UnitSums, t_quantile};
+use crate::stats::UnitSums;
 use crate::strategy::{ParamType, Profile};
 
+use super::confirm;
 use super::evaluate::{CONFIRM_STREAM, block_seed};
-use super::objective::{interval, shown};
+use super::objective::{Cross, interval, paired_interval, shown};
 use super::request::TuneRequest;
 use super::run::{CHECKPOINT_DIR, Plan, STATE, Search, TuneState, answer};
 
@@ -93,24 +94,18 @@ pub struct TuneOutcome {
 }
 
 /// The edge of `a` over `b` from two confirmation rows on the same deals:
-/// the difference of their ratios, with the interval from the two rows'
-/// standard errors combined as if independent (the rows share their deals,
-/// whose positive correlation this ignores, so the interval is if
-/// anything too wide), t quantile at the fewer units less one.
-fn edge(a: &Figure, b: &Figure) -> Edge {
-    let d = a.sums.value() - b.sums.value();
-    let half = match (a.sums.standard_error(), b.sums.standard_error()) {
-        (Some(x), Some(y)) => {
-            let df = a.sums.units.min(b.sums.units) - 1;
-            Some(t_quantile(0.975, df) * (x * x + y * y).sqrt())
-        }
-        _ => None,
+/// the difference of their ratios with the paired 95 % interval over the
+/// deals ([`paired_interval`], `cross` their cross sums).
+fn edge(a: &Figure, b: &Figure, cross: &Cross) -> Edge {
+    let (edge, lo, hi) = match paired_interval(&a.sums, &b.sums, cross, 0.95) {
+        Some((d, lo, hi)) => (d, Some(lo), Some(hi)),
+        None => (a.sums.value() - b.sums.value(), None, None),
     };
     Edge {
         over: b.player.clone(),
-        edge: d,
-        lo: half.map(|h| d - h),
-        hi: half.map(|h| d + h),
+        edge,
+        lo,
+        hi,
     }
 }
 
@@ -154,12 +149,14 @@ pub fn profile_toml(profile: &Profile, comment: &str) -> String {
 pub fn finish(
     request: &TuneRequest,
     plan: &Plan,
-    state: &TuneState,
+    state: &mut TuneState,
     threads: usize,
+    status: &dyn Fn(&str),
     notes: Vec<String>,
 ) -> Result<TuneOutcome, JobError> {
     let mut answers = Vec::new();
     let mut rows = Vec::new();
+    let mut plans = Vec::new();
     // Per answer: the row indices of (best, runner-up, baseline) per opponent.
     let mut layout: Vec<(usize, Vec<usize>)> = Vec::new();
     let count = request.confirm;
@@ -186,16 +183,18 @@ pub fn finish(
             if count > 0 {
                 for c in &candidates {
                     indices.push(rows.len());
+                    let match_plan = Arc::new(MatchPlan {
+                        rules: rules.clone(),
+                        profiles: [c.clone(), opponent.profile.clone()],
+                        work: work.clone(),
+                        duplicate: true,
+                        seed: confirm_seed,
+                    });
+                    plans.push(Arc::clone(&match_plan));
                     rows.push(Row {
                         variant: variant.clone(),
                         players: vec![c.to_string(), opponent.name.clone()],
-                        plan: Arc::new(MatchPlan {
-                            rules: rules.clone(),
-                            profiles: [c.clone(), opponent.profile.clone()],
-                            work: work.clone(),
-                            duplicate: true,
-                            seed: confirm_seed,
-                        }),
+                        plan: match_plan,
                     });
                 }
             }
@@ -247,18 +246,38 @@ pub fn finish(
             work: work.clone(),
             anchor: None,
         };
-        let resume = request
-            .out
-            .join(CHECKPOINT_DIR)
-            .join(crate::report::CHECKPOINT)
-            .is_file();
-        let options = job::Options {
-            threads,
-            resume,
-            ..job::Options::default()
+        let groups: Vec<Vec<usize>> = layout.iter().map(|(_, rows)| rows.clone()).collect();
+        let state_path = request.out.join(STATE);
+        let searched = TuneState {
+            confirm: None,
+            ..state.clone()
         };
-        let outcome = job::run(&spec, &options, &|_| {})?;
-        for (a, indices) in &layout {
+        let confirmation = confirm::play(
+            &confirm::Rows {
+                plans: &plans,
+                groups: &groups,
+                objective: request.objective,
+            },
+            state.confirm.take(),
+            threads,
+            &|c| {
+                let saved = TuneState {
+                    confirm: Some(c.clone()),
+                    ..searched.clone()
+                };
+                let json = serde_json::to_vec(&saved).map_err(|e| JobError::Run(e.to_string()))?;
+                write_atomic(&state_path, &json)
+                    .map_err(|e| JobError::run_from(format!("writing {}", state_path.display()), e))
+            },
+            status,
+        )?;
+        let tallies = confirmation
+            .rows
+            .into_iter()
+            .map(|t| Tally::Pair(Box::new(t)))
+            .collect();
+        let outcome = job::write_played(&spec, tallies)?;
+        for ((a, indices), cross) in layout.iter().zip(&confirmation.cross) {
             let figures: Vec<Figure> = indices
                 .iter()
                 .map(|&i| {
@@ -279,7 +298,11 @@ pub fn finish(
                 })
                 .collect();
             let answer = &mut answers[*a];
-            answer.edges = figures[1..].iter().map(|f| edge(&figures[0], f)).collect();
+            answer.edges = figures[1..]
+                .iter()
+                .zip(cross)
+                .map(|(f, c)| edge(&figures[0], f, c))
+                .collect();
             answer.confirmed = figures;
         }
     }

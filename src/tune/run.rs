@@ -67,6 +67,10 @@ pub struct TuneState {
     pub settings: Vec<Setting>,
     /// Each variant's search.
     pub variants: Vec<VariantState>,
+    /// The confirmation while it is played (absent before it starts and
+    /// once its folder is written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirm: Option<super::confirm::Confirmation>,
 }
 
 /// The searched space of a request: the space, the method, the grid.
@@ -227,7 +231,7 @@ fn start(
     };
     let unfinished = saved
         .as_ref()
-        .is_some_and(|s| s.variants.iter().any(|v| !v.done))
+        .is_some_and(|s| s.variants.iter().any(|v| !v.done) || s.confirm.is_some())
         || request.out.join(CHECKPOINT_DIR).join(CHECKPOINT).is_file();
     match (resume, saved) {
         (false, _) if unfinished => Err(JobError::Input(format!(
@@ -309,6 +313,7 @@ pub fn search(
         fingerprint: fingerprint(request, &plan),
         settings: plan.settings.clone(),
         variants,
+        confirm: None,
     };
     let mut state = start(request, &plan, resume, fresh)?;
     let pool = rayon::ThreadPoolBuilder::new()
