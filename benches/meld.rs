@@ -2,7 +2,11 @@
 //! `meld/best_discard_11`, `meld/showdown`, and the batched solver against
 //! the one-hand-at-a-time solver on the same work: `batch/without_each_11`
 //! (every discard of 11 cards) and `batch/with_each_10` (a 10-card hand
-//! plus every other card), each as `batched` and `scalar`.
+//! plus every other card), each as `batched` and `scalar`;
+//! `batch/joins_meld_10`: whether each card outside a 10-card hand would
+//! meld, by `strategy::joins_meld` (`one_card`) and by `meld::meldable` of
+//! the hand with the card (`meldable`), the test greedy play and its
+//! rollouts make before any solve.
 //!
 //! Inputs are generated from a fixed seed outside the timed loop, in two kinds:
 //! `uniform` (random hands from a shuffled deck) and `played` (hands held at
@@ -295,11 +299,52 @@ fn bench_batch(c: &mut Criterion) {
     group.finish();
 }
 
+/// `batch/joins_meld_10`: one card's meld test on played 10-card hands.
+fn bench_joins_meld(c: &mut Criterion) {
+    let mut group = c.benchmark_group("batch");
+    group.throughput(Throughput::Elements(BATCH as u64));
+    let tens = played_hands(10, 7);
+    let by_meldable = |h: CardSet| -> u64 {
+        (CardSet::ALL - h)
+            .iter()
+            .map(|c| u64::from(meld::meldable(black_box(h).with(c)).contains(c)))
+            .sum()
+    };
+    let expected: u64 = tens.iter().map(|&h| by_meldable(h)).sum();
+    group.bench_with_input(
+        BenchmarkId::new("joins_meld_10", "one_card"),
+        &tens,
+        |b, hands| {
+            b.iter(|| {
+                let sum: u64 = hands
+                    .iter()
+                    .map(|&h| {
+                        (CardSet::ALL - h)
+                            .iter()
+                            .map(|c| u64::from(ginlab::strategy::joins_meld(black_box(h), c)))
+                            .sum::<u64>()
+                    })
+                    .sum();
+                assert_eq!(sum, expected);
+            })
+        },
+    );
+    group.bench_with_input(
+        BenchmarkId::new("joins_meld_10", "meldable"),
+        &tens,
+        |b, hands| {
+            b.iter(|| assert_eq!(hands.iter().map(|&h| by_meldable(h)).sum::<u64>(), expected))
+        },
+    );
+    group.finish();
+}
+
 criterion_group!(
     benches,
     bench_min_deadwood,
     bench_best_discard,
     bench_showdown,
-    bench_batch
+    bench_batch,
+    bench_joins_meld
 );
 criterion_main!(benches);

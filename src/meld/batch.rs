@@ -61,6 +61,16 @@ impl PerCard {
         (self.covered >> bit & 1 == 1).then_some(self.bytes[bit as usize])
     }
 
+    /// The deadwood for the covered card at `bit` of a [`CardSet`] (for
+    /// loops over a set's bits; the byte of a card not covered is
+    /// unspecified).
+    #[must_use]
+    #[inline]
+    pub fn get_bit(&self, bit: u32) -> u8 {
+        debug_assert!(self.covered >> bit & 1 == 1, "bit {bit} not covered");
+        self.bytes[bit as usize]
+    }
+
     /// The cards covered.
     pub fn covered(&self) -> CardSet {
         CardSet::from_bits_truncate(self.covered)

@@ -27,8 +27,9 @@ use crate::engine::{
 use crate::meld;
 use crate::rules::Rules;
 
-use super::super::best_discard_except;
-use super::super::greedy::{highest_value, sure_discard};
+use super::super::tracker::bit_value;
+use super::super::{best_discard_except, joins_meld};
+use super::super::greedy::{dead_card_thrown, discard_key, highest_value, sure_discard};
 use super::frozen::Frozen;
 
 /// How a rollout ended: what [`HandOutcome::winner`](crate::engine::HandOutcome::winner)
@@ -60,6 +61,10 @@ pub struct GreedyRollout<'a> {
     hands: [CardSet; 2],
     /// Each seat's deadwood when holding 10 cards (`None`: not known yet).
     deadwood: [Option<u8>; 2],
+    /// Each seat's best discard of the 10 cards it holds, with those cards
+    /// (see [`GreedyRollout::best_with`]), solved on first use and kept
+    /// while the hand is unchanged (a drawn card thrown back).
+    spare: [Option<(CardSet, meld::Discard)>; 2],
     stock: &'a [Card],
     next: usize,
     /// The top of the pile whenever a player may read it (after a pile
@@ -114,6 +119,7 @@ impl<'a> GreedyRollout<'a> {
             upcard: view.upcard,
             hands,
             deadwood: [None; 2],
+            spare: [None; 2],
             stock,
             next: 0,
             top: view.pile_top(),
@@ -196,11 +202,14 @@ impl<'a> GreedyRollout<'a> {
             (Phase::Draw { .. }, Action::Draw(DrawSource::Stock)) => {
                 let card = self.stock[self.next];
                 self.next += 1;
-                // A drawn card that is sure to be greedy's discard needs no
-                // solve at the end of the turn.
-                self.pending = self.deadwood[i]
-                    .filter(|&now| sure_discard(self.hands[i], now, card))
-                    .map(|deadwood| meld::Discard { card, deadwood });
+                // A drawn card that melds with nothing needs no solve of the
+                // 11 cards at the end of the turn (`best_with`).
+                self.pending = match self.deadwood[i] {
+                    Some(now) if !joins_meld(self.hands[i], card) => {
+                        Some(self.best_with(seat, card, now))
+                    }
+                    _ => None,
+                };
                 self.hands[i].insert(card);
                 self.taken = None;
                 self.phase = Phase::EndTurn {
@@ -318,15 +327,18 @@ impl<'a> GreedyRollout<'a> {
         // A card sure to be its own best discard is never taken; nor is one
         // that cannot save enough deadwood to pay for the outs it may cost
         // ([`Frozen::may_take`]).
-        let with = hand.with(card);
+        let joins = joins_meld(hand, card);
         if sure_discard(hand, now, card)
-            || !meld::meldable(with).contains(card)
-                && !rules.may_take(hand, now.min(highest_value(hand)), card, self.gone)
+            || !joins && !rules.may_take(hand, now.min(highest_value(hand)), card, self.gone)
         {
             self.pending = None;
             return false;
         }
-        let best = meld::best_discard(with).expect("11 cards");
+        let best = if joins {
+            meld::best_discard(hand.with(card)).expect("11 cards")
+        } else {
+            self.best_with(own, card, now)
+        };
         let take = rules.takes(hand, now, card, best, self.gone);
         self.pending = take.then_some(best);
         take
@@ -345,18 +357,51 @@ impl<'a> GreedyRollout<'a> {
         let i = seat.index();
         let hand = self.hands[i];
         let now = *self.deadwood[i].get_or_insert_with(|| meld::deadwood(hand));
-        if !meld::meldable(hand.with(card)).contains(card)
-            && card.value() >= now.min(highest_value(hand))
-        {
+        let joins = joins_meld(hand, card);
+        if !joins && card.value() >= now.min(highest_value(hand)) {
             self.pending = None;
             return false;
         }
-        let best = meld::best_discard(hand.with(card)).expect("11 cards");
+        let best = if joins {
+            meld::best_discard(hand.with(card)).expect("11 cards")
+        } else {
+            self.best_with(seat, card, now)
+        };
         let better = best.deadwood < now;
         // Taken, `card` is not the best discard (that would leave the
         // hand as it was), so the discard found is the one to make.
         self.pending = better.then_some(best);
         better
+    }
+
+    /// `meld::best_discard(hand + card)` for a `card` that melds with
+    /// nothing in the seat's 10 cards `hand` (least deadwood `now`), from
+    /// the best discard of `hand` itself, kept between turns.
+    ///
+    /// Such a card is dead in every arrangement of `hand + card − d`, so
+    /// discarding `d ≠ card` leaves `deadwood(hand − d) + value(card)`,
+    /// least for `hand`'s own best discard `m`; discarding `card` leaves
+    /// `now`. The solver's tie-break (higher rank, then suit) picks between
+    /// the two, as it would among all eleven. A card [`sure_discard`] is
+    /// answered without `m` ([`dead_card_thrown`]).
+    fn best_with(&mut self, seat: Seat, card: Card, now: u8) -> meld::Discard {
+        let i = seat.index();
+        let hand = self.hands[i];
+        if dead_card_thrown(hand, now, card) {
+            return meld::Discard {
+                card,
+                deadwood: now,
+            };
+        }
+        let spare = match self.spare[i] {
+            Some((held, spare)) if held == hand => spare,
+            _ => {
+                let spare = meld::best_discard(hand).expect("a hand holds cards");
+                self.spare[i] = Some((hand, spare));
+                spare
+            }
+        };
+        dead_card_best(card, now, spare)
     }
 
     fn take(&mut self, seat: Seat, card: Card) {
@@ -408,6 +453,24 @@ impl<'a> GreedyRollout<'a> {
                     (seat, points * multiplier)
                 },
             ),
+        }
+    }
+}
+
+/// `meld::best_discard(hand + card)` for a `card` melding with nothing in
+/// `hand` (least deadwood `now`, best discard `spare`): keep it and throw
+/// `spare`'s card, or throw it back ([`GreedyRollout::best_with`]).
+fn dead_card_best(card: Card, now: u8, spare: meld::Discard) -> meld::Discard {
+    let kept = spare.deadwood + bit_value(card.bit());
+    if (kept, discard_key(card)) < (now, discard_key(spare.card)) {
+        meld::Discard {
+            card: spare.card,
+            deadwood: kept,
+        }
+    } else {
+        meld::Discard {
+            card,
+            deadwood: now,
         }
     }
 }
@@ -723,6 +786,38 @@ mod tests {
             }
         }
         assert!(sure > 5_000, "{sure}");
+    }
+
+    /// For a card melding with nothing, the best discard from the hand's
+    /// own best discard is the solver's (card and deadwood): over random
+    /// hands and every card they could draw.
+    #[test]
+    fn dead_cards_best_discards_are_the_solvers() {
+        let mut rng = Pcg64Mcg::seed_from_u64(37);
+        let (mut kept, mut thrown) = (0, 0);
+        for _ in 0..2_000 {
+            let deck = Deck::shuffled(&mut rng);
+            let hand: CardSet = deck.cards()[..10].iter().copied().collect();
+            let now = meld::deadwood(hand);
+            let spare = meld::best_discard(hand).unwrap();
+            for card in CardSet::ALL - hand {
+                if joins_meld(hand, card) {
+                    continue;
+                }
+                let best = dead_card_best(card, now, spare);
+                assert_eq!(
+                    best,
+                    meld::best_discard(hand.with(card)).unwrap(),
+                    "{hand} + {card}"
+                );
+                if best.card == card {
+                    thrown += 1;
+                } else {
+                    kept += 1;
+                }
+            }
+        }
+        assert!(kept > 5_000 && thrown > 5_000, "{kept} kept, {thrown} thrown");
     }
 
     /// Whenever `improves` answers without solving, solving agrees: over
