@@ -218,7 +218,7 @@ impl TableRecord {
             let [a, b] = deal.players;
             writeln!(
                 out,
-                "\nhand {}{round} · player {} deals · A = player {a} · B = player {b} · scores A {} B {}",
+                "\nhand {}{round} · player {} deals · A = player {a} · B = player {b} (the dealer's role) · scores A {} B {}",
                 i + 1,
                 deal.dealer,
                 deal.scores[0],
@@ -338,10 +338,11 @@ fn table_summary(format: Format, end: &Value) -> String {
             end["hands"]
         ),
         Format::Partnership => format!(
-            "game over: team {} wins · team points {} · {} rounds",
+            "game over: team {} wins · team points {} · {} round{}",
             end["winning_team"],
             list("team_points"),
-            end["rounds"]
+            end["rounds"],
+            if end["rounds"] == 1 { "" } else { "s" }
         ),
     }
 }
@@ -359,11 +360,14 @@ struct TableRow {
 impl std::fmt::Display for TableRow {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let names: Vec<String> = self.players.iter().map(ToString::to_string).collect();
+        let format = match self.format {
+            Format::Three => "three-player",
+            Format::Partnership => "partnership",
+        };
         write!(
             f,
-            "variant {}, {} game of {}",
+            "variant {}, {format} game of {}",
             self.variant,
-            self.format.name(),
             names.join(", ")
         )
     }
