@@ -234,7 +234,6 @@ impl TableRecord {
                 partnership_end(&partnership_game(&mut rng, &mut play, |_, _| {})?)
             }
         };
-        drop(play);
         if let Some((i, _)) = recorded.next() {
             return Err(fail(format!(
                 "hand {}: the game was won with hand {i}, but the record goes on",
