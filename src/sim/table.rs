@@ -14,6 +14,9 @@
 //!   team of a partnership game) and per *position* (the seat relative to
 //!   the first dealer), so a study of one strategy against itself reads the
 //!   seats' balance from the positions.
+//! - [`TablePlan::run_recorded`] also writes every game as a
+//!   [`TableRecord`](super::TableRecord) line, in deal order (a deal's
+//!   rotations in order) whatever the thread count.
 
 use std::ops::Range;
 
