@@ -502,3 +502,101 @@ fn a_file_holds_one_format() {
         "the record of a three-player or partnership game, but the lines before hold a two-player game",
     );
 }
+
+/// Every leaf of a table record changed (a number moved by one or made
+/// huge or negative, a string, a flag, a null) gives a replay error or a
+/// replay, never a panic; a changed hand or game figure is always an error.
+#[test]
+fn every_field_changed_replays_or_fails_cleanly() {
+    let dir = scratch("leaves");
+    for (name, players) in [
+        ("three.jsonl", THREE.to_vec()),
+        ("teams.jsonl", TEAMS.to_vec()),
+    ] {
+        let args = [
+            &["match"][..],
+            &players,
+            &[
+                "--games",
+                "1",
+                "--no-duplicate",
+                "--seed",
+                "6",
+                "-q",
+                "--record",
+                name,
+            ],
+        ]
+        .concat();
+        ok(&dir, &args);
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let record: Value = serde_json::from_str(text.trim()).unwrap();
+        ginlab::sim::replay(text.trim(), 1).unwrap();
+        let mut paths = Vec::new();
+        leaves(&record, &mut Vec::new(), &mut paths);
+        assert!(paths.len() > 100, "{}", paths.len());
+        for path in &paths {
+            let changes: [&dyn Fn(&Value) -> Value; 5] = [
+                &|v| match v {
+                    Value::Number(n) => Value::from(n.as_u64().map_or(0, |n| n + 1)),
+                    Value::String(s) => Value::from(format!("{s}X")),
+                    Value::Bool(b) => Value::from(!b),
+                    _ => Value::from(1),
+                },
+                &|_| Value::from(u64::MAX),
+                &|_| Value::from(-1),
+                &|_| Value::from("A"),
+                &|_| Value::Null,
+            ];
+            for change in changes {
+                let mut edited = record.clone();
+                let leaf = path.iter().fold(&mut edited, |v, key| match key {
+                    Key::Field(k) => &mut v[k.as_str()],
+                    Key::Index(i) => &mut v[*i],
+                });
+                let new = change(leaf);
+                if *leaf == new {
+                    continue;
+                }
+                *leaf = new;
+                let result = ginlab::sim::replay(&edited.to_string(), 1);
+                // What decides the play or its result may not change
+                // (`rotation` only seats the players the line names, so
+                // the file's sequence check catches it, not the line).
+                let decides = path.iter().any(|k| {
+                    matches!(k, Key::Field(f) if ["hands", "end", "seed", "deal", "format"].contains(&f.as_str()))
+                });
+                if decides {
+                    assert!(result.is_err(), "{path:?} edited, still replays");
+                }
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Key {
+    Field(String),
+    Index(usize),
+}
+
+/// The path of every leaf of `value`.
+fn leaves(value: &Value, at: &mut Vec<Key>, out: &mut Vec<Vec<Key>>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                at.push(Key::Field(k.clone()));
+                leaves(v, at, out);
+                at.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                at.push(Key::Index(i));
+                leaves(v, at, out);
+                at.pop();
+            }
+        }
+        _ => out.push(at.clone()),
+    }
+}
