@@ -457,12 +457,6 @@ fn what_multi_player_games_cannot_do_is_refused() {
     );
     refuses(
         &dir,
-        &with(&["--games", "3", "--record", "r.jsonl"]),
-        "--record: game records and `ginlab replay` hold two-player games only",
-    );
-    assert!(!dir.join("r.jsonl").exists());
-    refuses(
-        &dir,
         &with(&["--games", "3", "--sprt", "elo0=0,elo1=10"]),
         "--sprt: a sequential test compares two players",
     );

@@ -4,6 +4,8 @@ tests/matrix.rs): every keyword of ``run``, ``match``, ``sweep`` and
 whole result or a Python exception with a message, never an empty or
 partial result."""
 
+import json
+
 import pytest
 
 import ginlab
@@ -96,8 +98,24 @@ def test_match(fmt, keyword, tmp_path):
         assert outcome == "played"
     if keyword in ("shard", "resume", "budget_ms"):
         assert outcome == "refused"  # no folder; no search player
-    if fmt != "two" and keyword in ("hands", "record", "sprt"):
+    if fmt != "two" and keyword in ("hands", "sprt"):
         assert outcome == "refused"
+    if keyword == "record":
+        assert outcome == "played"
+        check_records(tmp_path / "games.jsonl", fmt)
+
+
+def check_records(path, fmt):
+    """A record file of `fmt`: one JSON line per game, table lines with
+    their format and the table's players."""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines
+    for line in lines:
+        assert line["ginlab_record"] == 1
+        assert line.get("format") == (None if fmt == "two" else fmt)
+        if fmt != "two":
+            assert len(line["players"]) == (3 if fmt == "three" else 4)
+            assert line["end"]["type"] == "game_end"
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -125,8 +143,9 @@ def test_run(fmt, keyword, tmp_path):
         assert outcome == "played"
     if keyword in ("shard", "resume") or (keyword == "anchor" and fmt == "two"):
         assert outcome == "refused"
-    if fmt != "two" and keyword == "record":
-        assert outcome == "refused"
+    if keyword == "record":
+        assert outcome == "played"
+        check_records(tmp_path / "games.jsonl", fmt)
     if fmt == "three" and keyword == "anchor":
         assert outcome == "played"  # a rating list of the three players
 

@@ -24,8 +24,9 @@ pub use hand::{
 };
 pub use legal::{big_gin_legal, legal_discards, pile_allowed};
 pub use multi::{
-    PARTNERSHIP_TARGET, PartnershipResult, TableHand, ThreeResult, play_partnership, play_three,
-    round_score, team_of,
+    PARTNERSHIP_TARGET, PartnershipResult, TableDeal, TableHand, ThreeResult, partnership_game,
+    play_partnership, play_partnership_traced, play_three, play_three_traced, round_score, team_of,
+    three_game,
 };
 pub use player::{EngineError, Strategy, ask, play_hand, play_hand_inspected, turn_end};
 pub use score::{HandEnd, HandScore, Side, score_showdown};

@@ -58,18 +58,54 @@ pub struct ThreeResult {
     pub hands: u32,
 }
 
-/// Plays one hand between `pair` (non-dealer role first); returns the winner
-/// as a player number.
+/// A table hand about to be played: who deals, who plays, the scores they
+/// play at, and the deck, as the game's flow ([`three_game`],
+/// [`partnership_game`]) decides them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableDeal {
+    /// The hand's number in the game (three players), or its round's
+    /// (partnership), from 1.
+    pub round: u32,
+    /// The player who dealt (for three players, the one sitting out).
+    pub dealer: usize,
+    /// The two players, non-dealer role first: seat A of the two-player
+    /// [`Hand`], then seat B, the dealer's role.
+    pub players: [usize; 2],
+    /// The scores the two play at, in the order of `players` (the
+    /// players' own for three players, their teams' for partnerships).
+    pub scores: [u32; 2],
+    /// The deck, dealt by seat B to seat A.
+    pub deck: Deck,
+}
+
+impl TableDeal {
+    /// The hand as the two-player engine deals it: seat A is the
+    /// non-dealer role, seat B the dealer role.
+    ///
+    /// # Errors
+    /// Rules that do not fit together.
+    pub fn hand<'r>(&self, rules: &'r Rules) -> Result<Hand<'r>, EngineError> {
+        Ok(Hand::new(rules, &self.deck, Seat::B, self.scores)?)
+    }
+
+    /// The winner of `outcome` as a player number, and the points.
+    #[must_use]
+    pub fn winner(&self, outcome: &HandOutcome) -> Option<(usize, u32)> {
+        outcome
+            .winner()
+            .map(|(seat, points)| (self.players[seat.index()], points))
+    }
+}
+
+/// Plays `deal` with `players`; `trace` sees the finished hand.
 fn table_hand(
     rules: &Rules,
     players: &mut [&mut dyn Strategy],
-    pair: [usize; 2],
-    scores: [u32; 2],
-    rng: &mut Pcg64Mcg,
+    deal: &TableDeal,
+    trace: &mut impl FnMut(&TableHand, &Hand<'_>),
 ) -> Result<Option<(usize, u32)>, EngineError> {
-    let deck = Deck::shuffled(rng);
-    // Seat A is the non-dealer role, seat B the dealer role.
-    let mut hand = Hand::new(rules, &deck, Seat::B, scores)?;
+    let pair = deal.players;
+    let mut hand = deal.hand(rules)?;
     let (left, right) = players.split_at_mut(pair[0].max(pair[1]));
     let (first, second) = if pair[0] < pair[1] {
         (&mut *left[pair[0]], &mut *right[0])
@@ -78,9 +114,16 @@ fn table_hand(
     };
     let mut seats: [&mut dyn Strategy; 2] = [first, second];
     let outcome: HandOutcome = play_hand(&mut hand, &mut seats)?;
-    Ok(outcome
-        .winner()
-        .map(|(seat, points)| (pair[seat.index()], points)))
+    let winner = deal.winner(&outcome);
+    trace(
+        &TableHand {
+            dealer: deal.dealer,
+            players: pair,
+            winner,
+        },
+        &hand,
+    );
+    Ok(winner)
 }
 
 /// Plays a three-player game; `on_hand` sees every hand.
@@ -93,18 +136,51 @@ pub fn play_three(
     rng: &mut Pcg64Mcg,
     mut on_hand: impl FnMut(&TableHand),
 ) -> Result<ThreeResult, EngineError> {
+    play_three_traced(rules, players, rng, |table, _| on_hand(table))
+}
+
+/// [`play_three`], with `on_hand` also given each finished two-player
+/// [`Hand`] (its deck, actions and outcome: what a game record holds).
+///
+/// # Errors
+/// As [`play_three`].
+pub fn play_three_traced(
+    rules: &Rules,
+    players: &mut [&mut dyn Strategy; 3],
+    rng: &mut Pcg64Mcg,
+    mut on_hand: impl FnMut(&TableHand, &Hand<'_>),
+) -> Result<ThreeResult, EngineError> {
+    three_game(rules, rng, |deal| {
+        table_hand(rules, players, deal, &mut on_hand)
+    })
+}
+
+/// The flow of a three-player game (who deals and plays each hand, at
+/// which scores, from which deck of `rng`, and when the game ends), with
+/// each hand played by `play`, which returns its winner as a player number
+/// and the points. [`play_three`] plays the hands with strategies; a game
+/// record's replay plays them from the recorded actions, through this same
+/// flow.
+///
+/// # Errors
+/// `play`'s, or an endless game.
+pub fn three_game<E: From<EngineError>>(
+    rules: &Rules,
+    rng: &mut Pcg64Mcg,
+    mut play: impl FnMut(&TableDeal) -> Result<Option<(usize, u32)>, E>,
+) -> Result<ThreeResult, E> {
     let mut dealer = below(rng, 3) as usize;
     let (mut points, mut hands_won) = ([0u32; 3], [0u32; 3]);
     for hands in 1..=MAX_HANDS {
         let pair = [(dealer + 1) % 3, (dealer + 2) % 3];
-        let scores = [points[pair[0]], points[pair[1]]];
-        let winner = table_hand(rules, players, pair, scores, rng)?;
-        on_hand(&TableHand {
+        let deal = TableDeal {
+            round: hands,
             dealer,
             players: pair,
-            winner,
-        });
-        let Some((w, p)) = winner else { continue };
+            scores: [points[pair[0]], points[pair[1]]],
+            deck: Deck::shuffled(rng),
+        };
+        let Some((w, p)) = play(&deal)? else { continue };
         points[w] += p;
         hands_won[w] += 1;
         if points[w] >= rules.game_target {
@@ -124,7 +200,7 @@ pub fn play_three(
         // The loser deals; the next hand is the winner against the old dealer.
         dealer = if pair[0] == w { pair[1] } else { pair[0] };
     }
-    Err(EngineError::Endless(MAX_HANDS))
+    Err(EngineError::Endless(MAX_HANDS).into())
 }
 
 /// The team of player `p` (0 for players 0 and 2, 1 for players 1 and 3).
@@ -172,8 +248,43 @@ pub fn play_partnership(
     rules: &Rules,
     players: &mut [&mut dyn Strategy; 4],
     rng: &mut Pcg64Mcg,
-    mut on_round: impl FnMut(u32, &[TableHand; 2]),
+    on_round: impl FnMut(u32, &[TableHand; 2]),
 ) -> Result<PartnershipResult, EngineError> {
+    play_partnership_traced(rules, players, rng, on_round, |_, _| {})
+}
+
+/// [`play_partnership`], with `on_table` also given each table's finished
+/// two-player [`Hand`] as it ends (the round's first table, then its
+/// second).
+///
+/// # Errors
+/// As [`play_partnership`].
+pub fn play_partnership_traced(
+    rules: &Rules,
+    players: &mut [&mut dyn Strategy; 4],
+    rng: &mut Pcg64Mcg,
+    on_round: impl FnMut(u32, &[TableHand; 2]),
+    mut on_table: impl FnMut(&TableHand, &Hand<'_>),
+) -> Result<PartnershipResult, EngineError> {
+    partnership_game(
+        rng,
+        |deal| table_hand(rules, players, deal, &mut on_table),
+        on_round,
+    )
+}
+
+/// The flow of a partnership game (the tables of each round, who deals at
+/// each, the team scores they play at, the decks of `rng`, the round's
+/// score and the end), with each table's hand played by `play` (see
+/// [`three_game`]); `on_round` sees both tables of every round.
+///
+/// # Errors
+/// `play`'s, or an endless game.
+pub fn partnership_game<E: From<EngineError>>(
+    rng: &mut Pcg64Mcg,
+    mut play: impl FnMut(&TableDeal) -> Result<Option<(usize, u32)>, E>,
+    mut on_round: impl FnMut(u32, &[TableHand; 2]),
+) -> Result<PartnershipResult, E> {
     let first_team_deals = below(rng, 2) as usize;
     let mut team_points = [0u32; 2];
     for round in 0..MAX_HANDS {
@@ -195,12 +306,17 @@ pub fn play_partnership(
             } else {
                 (y, x)
             };
-            let scores = [team_points[team_of(other)], team_points[team_of(dealer)]];
-            let winner = table_hand(rules, players, [other, dealer], scores, rng)?;
-            *table = TableHand {
+            let deal = TableDeal {
+                round: round + 1,
                 dealer,
                 players: [other, dealer],
-                winner,
+                scores: [team_points[team_of(other)], team_points[team_of(dealer)]],
+                deck: Deck::shuffled(rng),
+            };
+            *table = TableHand {
+                dealer,
+                players: deal.players,
+                winner: play(&deal)?,
             };
         }
         on_round(round + 1, &tables);
@@ -215,7 +331,7 @@ pub fn play_partnership(
             }
         }
     }
-    Err(EngineError::Endless(MAX_HANDS))
+    Err(EngineError::Endless(MAX_HANDS).into())
 }
 
 #[cfg(test)]

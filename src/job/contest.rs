@@ -39,8 +39,8 @@ pub fn refusal(format: Option<Format>, feature: Feature) -> Option<String> {
         Format::Partnership => "a partnership game",
     };
     Some(match feature {
+        Feature::Record => return None,
         Feature::Sprt => "--sprt: a sequential test compares two players; three-player and partnership games are played to their --games count".into(),
-        Feature::Record => "--record: game records and `ginlab replay` hold two-player games only; three-player and partnership games cannot be recorded yet (run without --record)".into(),
         Feature::Hands => format!("--hands: {what} is played in whole games (its hands depend on who won the last); give --games"),
         Feature::Decks => format!("--decks: a decks file deals single hands, and {what} is played in whole games whose hands depend on who won the last (who deals, and for three players who sits out), so no file can give its decks in advance; give --games"),
         Feature::Bots => format!("external bots play two-player games only (the protocol of docs/PROTOCOL.md has two seats); {what} takes built-in strategies or profiles"),
@@ -302,8 +302,14 @@ impl Contest for TablePlan {
         _scored: bool,
         record: Option<Recording<'_>>,
     ) -> Result<(Tally, UnitSequence), RunError> {
-        debug_assert!(record.is_none(), "refused by Contest::cannot(Record)");
-        let tallies = self.run(deals, threads, progress)?;
+        let tallies = match record {
+            Some(Recording {
+                variant,
+                players,
+                out,
+            }) => self.run_recorded(deals, threads, progress, (variant, players), out)?,
+            None => self.run(deals, threads, progress)?,
+        };
         Ok((Tally::Table(self.format, tallies), UnitSequence::default()))
     }
 

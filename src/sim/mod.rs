@@ -24,6 +24,7 @@ mod histogram;
 mod record;
 mod sequence;
 mod table;
+mod table_record;
 mod tally;
 
 use std::io::Write;
@@ -49,6 +50,7 @@ pub use record::{
 };
 pub use sequence::UnitSequence;
 pub use table::{Format, SideTally, SideUnits, TablePlan, TableTallies};
+pub use table_record::{TableRecord, TableRecordedHand};
 pub use tally::{OpenUnit, Tallies, UnitFigures};
 
 // The seeds live on the ground floor (`crate::seed`); re-exported here,
@@ -388,68 +390,85 @@ impl Plan {
         out: &mut dyn Write,
     ) -> Result<(Tallies, UnitSequence), RunError> {
         let header = Header::new(self, labels);
-        let pool = pool(threads)?;
-        let done = AtomicU64::new(0);
-        let deals = range.end.saturating_sub(range.start);
-        let chunk_len = chunk_size(deals, pool.current_num_threads());
-        let chunks = deals.div_ceil(chunk_len);
-        let window = 4 * pool.current_num_threads() as u64;
-        let mut tallies = Tallies::default();
-        let mut units = UnitSequence::default();
-        let mut first = 0;
-        while first < chunks {
-            let last = (first + window).min(chunks);
-            let parts: Vec<_> = pool.install(|| {
-                (first..last)
-                    .into_par_iter()
-                    .map_init(Scratch::default, |scratch, chunk| {
-                        let first = chunk * chunk_len;
-                        let chunk = (first, chunk_len);
-                        self.play_chunk(&range, chunk, &header, scratch, &done, progress)
-                    })
-                    .collect()
-            });
-            for part in parts {
-                let (part, scores, lines) = part.map_err(|(_, e)| e)?;
-                tallies.merge(&part);
-                units.merge(&scores);
-                out.write_all(&lines)?;
-            }
-            first = last;
-        }
-        Ok((tallies, units))
+        run_chunks_recorded(
+            range,
+            threads,
+            progress,
+            Scratch::default,
+            |index, (tallies, units): &mut (Tallies, UnitSequence), scratch, lines| {
+                let record = Some((&header, lines));
+                let unit =
+                    self.play_deal_recorded(index, tallies, record, scratch, &|i, seed| {
+                        self.profiles[i].build(seed)
+                    })?;
+                units.push(index, unit);
+                Ok(())
+            },
+            |x, y| {
+                x.0.merge(&y.0);
+                x.1.merge(&y.1);
+            },
+            out,
+        )
     }
+}
 
-    /// Plays the `len` deals from `offset` in `range` (recording its
-    /// games' lines, and keeping each deal's unit score) with the players
-    /// of `scratch`, and reports progress; an error comes with its deal
-    /// index.
-    fn play_chunk<'p>(
-        &'p self,
-        range: &Range<u64>,
-        (offset, len): (u64, u64),
-        header: &Header,
-        scratch: &mut Scratch<'p>,
-        done: &AtomicU64,
-        progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<(Tallies, UnitSequence, Vec<u8>), (u64, EngineError)> {
-        let start = range.start + offset;
-        let end = (start + len).min(range.end);
-        let mut tallies = Tallies::default();
-        let mut units = UnitSequence::default();
-        let mut lines = Vec::new();
-        for index in start..end {
-            let record = Some((header, &mut lines));
-            let unit = self
-                .play_deal_recorded(index, &mut tallies, record, scratch, &|i, seed| {
-                    self.profiles[i].build(seed)
+/// [`run_chunks`], with each deal also writing its record lines (`play`'s
+/// last argument) and the lines written to `out` in deal order, so the
+/// bytes do not depend on `threads`. Chunks are played a window at a time
+/// (four per thread) and their lines written in order, so memory holds at
+/// most one window's records.
+///
+/// # Errors
+/// As [`run_chunks`], or a failure to write `out` (lines of the chunks
+/// before the failing one are written by then).
+pub(crate) fn run_chunks_recorded<T, W, F>(
+    range: Range<u64>,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    init: impl Fn() -> W + Sync + Send,
+    play: F,
+    merge: fn(&mut T, &T),
+    out: &mut dyn Write,
+) -> Result<T, RunError>
+where
+    T: Default + Send,
+    F: Fn(u64, &mut T, &mut W, &mut Vec<u8>) -> Result<(), EngineError> + Sync,
+{
+    let pool = pool(threads)?;
+    let done = AtomicU64::new(0);
+    let deals = range.end.saturating_sub(range.start);
+    let chunk_len = chunk_size(deals, pool.current_num_threads());
+    let chunks = deals.div_ceil(chunk_len);
+    let window = 4 * pool.current_num_threads() as u64;
+    let mut total = T::default();
+    let mut first = 0;
+    while first < chunks {
+        let last = (first + window).min(chunks);
+        let parts: Vec<Result<(T, Vec<u8>), EngineError>> = pool.install(|| {
+            (first..last)
+                .into_par_iter()
+                .map_init(&init, |worker, chunk| {
+                    let start = range.start + chunk * chunk_len;
+                    let end = (start + chunk_len).min(range.end);
+                    let mut tallies = T::default();
+                    let mut lines = Vec::new();
+                    for index in start..end {
+                        play(index, &mut tallies, worker, &mut lines)?;
+                    }
+                    progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
+                    Ok((tallies, lines))
                 })
-                .map_err(|e| (index, e))?;
-            units.push(index, unit);
+                .collect()
+        });
+        for part in parts {
+            let (part, lines) = part?;
+            merge(&mut total, &part);
+            out.write_all(&lines)?;
         }
-        progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
-        Ok((tallies, units, lines))
+        first = last;
     }
+    Ok(total)
 }
 
 /// Plays deals `range` on `threads` threads (0: one per core) in chunks,

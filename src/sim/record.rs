@@ -17,6 +17,7 @@ use crate::engine::{
 };
 use crate::protocol::{self, Move};
 
+use super::table_record::{TableCheck, TableRecord};
 use super::{Plan, Work};
 
 /// The record format version this build writes and reads.
@@ -242,6 +243,11 @@ pub struct RecordCheck {
     /// The last game checked: its row key with the players as seated, and
     /// its (deal, swapped).
     last: Option<(RowKey, (u64, bool))>,
+    /// Whether the file holds tables (three players or partnerships), as
+    /// its first line says: a run writes one format.
+    tables: Option<bool>,
+    /// The sequence of table lines.
+    table: TableCheck,
 }
 
 /// What names a row: every game in it shares these.
@@ -273,7 +279,7 @@ struct Row {
     last: (u64, bool),
 }
 
-fn game_name((deal, swapped): (u64, bool)) -> String {
+pub(super) fn game_name((deal, swapped): (u64, bool)) -> String {
     if swapped {
         format!("deal {deal} (seats swapped)")
     } else {
@@ -295,9 +301,37 @@ impl RecordCheck {
     /// As [`replay`], or a line out of sequence with the ones before.
     pub fn replay(&mut self, line: &str, number: u64) -> Result<Replay, ReplayError> {
         let record = parse(line)?;
-        self.follows(&record, number)?;
-        self.line = number;
-        replay_record(&record, number)
+        let tables = matches!(record, Line::Table(_));
+        let kind = |t: bool| {
+            if t {
+                "a three-player or partnership game"
+            } else {
+                "a two-player game"
+            }
+        };
+        match self.tables.replace(tables) {
+            Some(first) if first != tables => {
+                return Err(ReplayError(format!(
+                    "the record of {}, but the lines before hold {}: a run records one format",
+                    kind(tables),
+                    kind(first)
+                )));
+            }
+            _ => {}
+        }
+        match record {
+            Line::Pair(record) => {
+                self.follows(&record, number)?;
+                self.line = number;
+                replay_record(&record, number)
+            }
+            Line::Table(record) => {
+                self.same_rules(&record.variant, &record.rules, number)?;
+                self.table.follows(&record)?;
+                self.line = number;
+                record.replay(number)
+            }
+        }
     }
 
     /// Checks that the file ends where a row may end.
@@ -305,9 +339,29 @@ impl RecordCheck {
     /// # Errors
     /// A last deal without its seat-swapped game.
     pub fn finish(self) -> Result<(), ReplayError> {
+        self.table.finish(self.line)?;
         match self.row {
             Some(row) => row_complete(&row, self.line),
             None => Ok(()),
+        }
+    }
+
+    /// Checks that every line of `variant` carries the same `rules` as its
+    /// first (line `number` may be it).
+    fn same_rules(&mut self, variant: &str, rules: &Value, number: u64) -> Result<(), ReplayError> {
+        match self.rules.iter().find(|(v, _, _)| v == variant) {
+            Some((_, first_rules, first)) if first_rules != rules => {
+                let on_first = format!("on line {first}");
+                Err(ReplayError(format!(
+                    "the rules of variant `{variant}` differ from line {first}'s: {}",
+                    first_difference(rules, first_rules, ["here", &on_first])
+                )))
+            }
+            Some(_) => Ok(()),
+            None => {
+                self.rules.push((variant.to_owned(), rules.clone(), number));
+                Ok(())
+            }
         }
     }
 
@@ -342,20 +396,7 @@ impl RecordCheck {
                 swapped
             ));
         }
-        match self.rules.iter().find(|(v, _, _)| *v == record.variant) {
-            Some((_, rules, first)) if *rules != record.rules => {
-                let on_first = format!("on line {first}");
-                return fail(format!(
-                    "the rules of variant `{}` differ from line {first}'s: {}",
-                    record.variant,
-                    first_difference(&record.rules, rules, ["here", &on_first])
-                ));
-            }
-            Some(_) => {}
-            None => self
-                .rules
-                .push((record.variant.clone(), record.rules.clone(), number)),
-        }
+        self.same_rules(&record.variant, &record.rules, number)?;
         if let Some(row) = self.row.as_mut()
             && row.key == key
         {
@@ -522,7 +563,7 @@ impl RecordedHand {
 /// Why a record does not replay.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct ReplayError(String);
+pub struct ReplayError(pub(super) String);
 
 /// A record re-simulated and checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -542,7 +583,7 @@ fn seat(text: &str) -> Result<Seat, String> {
 }
 
 /// Where a recorded JSON value first differs from the replayed one.
-fn difference(recorded: &Value, replayed: &Value) -> String {
+pub(super) fn difference(recorded: &Value, replayed: &Value) -> String {
     first_difference(recorded, replayed, ["in the record", "on replay"])
 }
 
@@ -565,18 +606,15 @@ fn first_difference(one: &Value, other: &Value, place: [&str; 2]) -> String {
 
 /// Replays one hand of a record from its deck and actions: the hand as the
 /// engine ends it, or a message naming the action that does not apply.
-fn replay_hand<'r>(
+pub(super) fn replay_hand<'r>(
     rules: &'r crate::rules::Rules,
-    recorded: &RecordedHand,
+    (deck, actions): (&str, &[[String; 2]]),
     dealer: Seat,
     scores: [u32; 2],
 ) -> Result<Hand<'r>, String> {
-    let deck: Deck = recorded
-        .deck
-        .parse()
-        .map_err(|e| format!("the deck: {e}"))?;
+    let deck: Deck = deck.parse().map_err(|e| format!("the deck: {e}"))?;
     let mut hand = Hand::new(rules, &deck, dealer, scores).map_err(|e| e.to_string())?;
-    for (k, [who, text]) in recorded.actions.iter().enumerate() {
+    for (k, [who, text]) in actions.iter().enumerate() {
         let at = |what: String| format!("action {} (`{who}` `{text}`): {what}", k + 1);
         let seat = seat(who).map_err(at)?;
         let mv: Move = text.parse().map_err(|e| at(format!("{e}")))?;
@@ -607,11 +645,23 @@ fn replay_hand<'r>(
 /// illegal action or a result that differs from the replay, with what and
 /// where (hand and action numbers from 1).
 pub fn replay(line: &str, number: u64) -> Result<Replay, ReplayError> {
-    replay_record(&parse(line)?, number)
+    match parse(line)? {
+        Line::Pair(record) => replay_record(&record, number),
+        Line::Table(record) => record.replay(number),
+    }
+}
+
+/// A line of a record file: a two-player game (or hand), or a game of
+/// three players or two partnerships (a line with a `format`).
+pub(super) enum Line {
+    /// A two-player game or hand.
+    Pair(GameRecord),
+    /// A three-player or partnership game.
+    Table(TableRecord),
 }
 
 /// The record on `line`, in this build's format version.
-fn parse(line: &str) -> Result<GameRecord, ReplayError> {
+fn parse(line: &str) -> Result<Line, ReplayError> {
     match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(map)) if map.get("ginlab_record") != Some(&Value::from(VERSION)) => {
             let found = map
@@ -621,14 +671,17 @@ fn parse(line: &str) -> Result<GameRecord, ReplayError> {
                 "not a ginlab game record of version {VERSION} (`ginlab_record` is {found})"
             )));
         }
-        Ok(value) => serde_json::from_value(value),
+        Ok(value) if value.get("format").is_some() => {
+            serde_json::from_value(value).map(Line::Table)
+        }
+        Ok(value) => serde_json::from_value(value).map(Line::Pair),
         Err(e) => Err(e),
     }
     .map_err(|e| ReplayError(format!("not a game record: {e}")))
 }
 
 /// The first card where `recorded` differs from `dealt`, as a message.
-fn deck_difference(recorded: &Deck, dealt: &Deck) -> Option<String> {
+pub(super) fn deck_difference(recorded: &Deck, dealt: &Deck) -> Option<String> {
     let (r, d) = (recorded.cards(), dealt.cards());
     (0..r.len()).find(|&i| r[i] != d[i]).map(|i| {
         format!(
@@ -735,7 +788,8 @@ fn replay_record(record: &GameRecord, number: u64) -> Result<Replay, ReplayError
             }
             Some(_) => {}
         }
-        let hand = replay_hand(&rules, recorded, dealer, tally.points).map_err(at)?;
+        let played = (recorded.deck.as_str(), recorded.actions.as_slice());
+        let hand = replay_hand(&rules, played, dealer, tally.points).map_err(at)?;
         let last = i + 1 == count;
         match (hand.outcome(), &recorded.end) {
             (Some(outcome), Some(end)) => {

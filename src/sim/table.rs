@@ -14,15 +14,23 @@
 //!   team of a partnership game) and per *position* (the seat relative to
 //!   the first dealer), so a study of one strategy against itself reads the
 //!   seats' balance from the positions.
+//! - [`TablePlan::run_recorded`] also writes every game as a
+//!   [`TableRecord`](super::TableRecord) line, in deal order (a deal's
+//!   rotations in order) whatever the thread count.
 
 use std::ops::Range;
 
-use crate::engine::{EngineError, Strategy, TableHand, play_partnership, play_three, team_of};
+use std::io::Write;
+
+use crate::engine::{
+    EngineError, Hand, Strategy, TableHand, play_partnership_traced, play_three_traced, team_of,
+};
 use crate::rules::Rules;
 use crate::stats::{TableWins, UnitSums};
 use crate::strategy::Profile;
 
-use super::{RunError, Stream, deal_rng, run_chunks, seed_for};
+use super::table_record::{TableHeader, TableRecord, partnership_end, three_end};
+use super::{RunError, Stream, deal_rng, run_chunks, run_chunks_recorded, seed_for};
 
 /// A multi-player format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -390,6 +398,17 @@ impl TablePlan {
     /// # Errors
     /// An illegal action, inconsistent rules, or an endless game.
     pub fn play_deal(&self, index: u64, tallies: &mut TableTallies) -> Result<(), EngineError> {
+        self.play_deal_recorded(index, tallies, None)
+    }
+
+    /// [`TablePlan::play_deal`], appending each game's record line to
+    /// `record`'s buffer if given (rotation 0 first).
+    fn play_deal_recorded(
+        &self,
+        index: u64,
+        tallies: &mut TableTallies,
+        mut record: Option<(&TableHeader, &mut Vec<u8>)>,
+    ) -> Result<(), EngineError> {
         let format = self.format;
         // The deal's own tallies: its totals are the unit's sums.
         let mut deal = TableTallies::new(format);
@@ -399,7 +418,13 @@ impl TablePlan {
             let seated: Vec<usize> = (0..format.players())
                 .map(|seat| format.seated(seat, r))
                 .collect();
-            let game = self.play_game(&seated, index, &mut deal)?;
+            let mut game_record = record
+                .as_ref()
+                .map(|(header, _)| TableRecord::start(header, index, r, &seated));
+            let game = self.play_game(&seated, index, &mut deal, game_record.as_mut())?;
+            if let (Some(game), Some((_, lines))) = (game_record, record.as_mut()) {
+                game.write_line(lines);
+            }
             deal.games += 1;
             // An engine side is a seat (three) or an engine team (seat % 2).
             for (es, &score) in game.scores.iter().enumerate() {
@@ -427,12 +452,13 @@ impl TablePlan {
     }
 
     /// Plays deal `index`'s game with player `seated[s]` in engine seat
-    /// `s`, adding its hands to `tallies`.
+    /// `s`, adding its hands to `tallies` and, if given, to `record`.
     fn play_game(
         &self,
         seated: &[usize],
         index: u64,
         tallies: &mut TableTallies,
+        mut record: Option<&mut TableRecord>,
     ) -> Result<GameEnd, EngineError> {
         let format = self.format;
         let mut seats: Vec<Box<dyn Strategy>> = seated
@@ -442,7 +468,10 @@ impl TablePlan {
         let side_of_seat: Vec<usize> = seated.iter().map(|&p| format.side_of(p)).collect();
         let mut rng = deal_rng(self.seed, index);
         let mut first_dealer = None;
-        let mut on_table = |h: &TableHand| {
+        let on_table = |h: &TableHand, hand: &Hand<'_>| {
+            if let Some(record) = record.as_deref_mut() {
+                record.push(h, hand);
+            }
             let first = *first_dealer.get_or_insert(h.dealer);
             tallies.hands += 1;
             if h.winner.is_none() {
@@ -463,17 +492,26 @@ impl TablePlan {
         let (scores, winner) = match &mut seats[..] {
             [a, b, c] => {
                 let mut players: [&mut dyn Strategy; 3] = [a.as_mut(), b.as_mut(), c.as_mut()];
-                let result = play_three(&self.rules, &mut players, &mut rng, |h| on_table(h))?;
+                let result = play_three_traced(&self.rules, &mut players, &mut rng, on_table)?;
+                if let Some(record) = record {
+                    record.end = three_end(&result);
+                }
                 (result.final_scores.to_vec(), result.winner)
             }
             [a, b, c, d] => {
                 let mut players: [&mut dyn Strategy; 4] =
                     [a.as_mut(), b.as_mut(), c.as_mut(), d.as_mut()];
                 let mut rounds = 0;
-                let result = play_partnership(&self.rules, &mut players, &mut rng, |_, tables| {
-                    rounds += 1;
-                    tables.iter().for_each(&mut on_table);
-                })?;
+                let result = play_partnership_traced(
+                    &self.rules,
+                    &mut players,
+                    &mut rng,
+                    |_, _| rounds += 1,
+                    on_table,
+                )?;
+                if let Some(record) = record {
+                    record.end = partnership_end(&result);
+                }
                 tallies.rounds += rounds;
                 (result.team_points.to_vec(), result.winner)
             }
@@ -505,6 +543,39 @@ impl TablePlan {
             || (),
             |index, tallies: &mut TableTallies, ()| self.play_deal(index, tallies),
             TableTallies::merge,
+        )?;
+        if tallies.sides.is_empty() {
+            tallies = TableTallies::new(self.format);
+        }
+        Ok(tallies)
+    }
+
+    /// [`TablePlan::run`], also writing one [record](TableRecord) line per
+    /// game to `out`, in deal order (a deal's rotations in order), so the
+    /// bytes do not depend on `threads`; `variant` and `names` label the
+    /// row's players.
+    ///
+    /// # Errors
+    /// As [`TablePlan::run`], or a failure to write `out`.
+    pub fn run_recorded(
+        &self,
+        range: Range<u64>,
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+        (variant, names): (&str, &[String]),
+        out: &mut dyn Write,
+    ) -> Result<TableTallies, RunError> {
+        let header = TableHeader::new(self, variant, names);
+        let mut tallies = run_chunks_recorded(
+            range,
+            threads,
+            progress,
+            || (),
+            |index, tallies: &mut TableTallies, (), lines| {
+                self.play_deal_recorded(index, tallies, Some((&header, lines)))
+            },
+            TableTallies::merge,
+            out,
         )?;
         if tallies.sides.is_empty() {
             tallies = TableTallies::new(self.format);
