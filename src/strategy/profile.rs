@@ -175,12 +175,23 @@ pub(crate) use keys;
 /// Reads `K` from `table` by derive and resolves it; a derive error names
 /// its key.
 fn read_keys<K: Keys>(table: toml::Table, given: &Given) -> Result<Box<dyn AnyParams>, KeyError> {
-    let keys: K = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
-        let path = e.path().to_string();
+    // Read from its TOML text: deserialized from a `toml::Value`, a TOML
+    // date (in a bot's `options`) would arrive as a string. Only a
+    // refusal is read again, through serde_path_to_error, to find its key.
+    let text = toml::to_string(&table).expect("a TOML table prints");
+    let value = toml::Value::Table(table);
+    let keys: K = toml::from_str(&text).map_err(|error| {
+        let path = match serde_path_to_error::deserialize::<_, K>(value) {
+            Err(e) => e.path().to_string(),
+            Ok(_) => String::new(),
+        };
         let key = path.split(['.', '[']).next().unwrap_or_default();
-        let param = K::PARAMS.iter().find(|p| p.name == key);
-        // Unknown keys are refused before the derive runs.
-        (param.map_or("", |p| p.name), ParamError::Invalid)
+        // Unknown keys are refused before the derive runs, so a refusal
+        // names a key; serde's words only if it does not.
+        match K::PARAMS.iter().find(|p| p.name == key) {
+            Some(param) => (param.name, ParamError::Invalid),
+            None => ("", ParamError::Message(error.to_string())),
+        }
     })?;
     Ok(Box::new(keys.resolve(given)?))
 }
@@ -528,9 +539,8 @@ impl Profile {
         };
         (kind.read)(table, given).map(Profile).map_err(|(key, e)| {
             let param = kind.params.iter().find(|p| p.name == key);
-            let bad = |expected: Option<&'static str>| {
-                let param = param.expect("a refused value names its key");
-                ProfileError::BadValue {
+            let bad =
+                |param: &'static Param, expected: Option<&'static str>| ProfileError::BadValue {
                     kind: shown_kind,
                     key: param.name,
                     value: shown
@@ -538,18 +548,21 @@ impl Profile {
                         .find(|(k, _)| k == key)
                         .map_or_else(String::new, |(_, v)| v.clone()),
                     expected: expected.unwrap_or(param.expected),
-                }
-            };
-            match e {
-                ParamError::Invalid => bad(None),
-                ParamError::Expected(expected) if param.is_some() => bad(Some(expected)),
-                ParamError::Expected(message) | ParamError::Conflict(message) => {
+                };
+            match (e, param) {
+                (ParamError::Invalid, Some(param)) => bad(param, None),
+                (ParamError::Expected(expected), Some(param)) => bad(param, Some(expected)),
+                (ParamError::Invalid, None) => ProfileError::Conflict {
+                    kind: kind.name,
+                    message: "has a value it does not take",
+                },
+                (ParamError::Expected(message) | ParamError::Conflict(message), _) => {
                     ProfileError::Conflict {
                         kind: kind.name,
                         message,
                     }
                 }
-                ParamError::Message(message) => {
+                (ParamError::Message(message), _) => {
                     ProfileError::File(format!("{} profile: {message}", kind.name))
                 }
             }
