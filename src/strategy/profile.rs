@@ -32,6 +32,8 @@ pub struct Kind {
     /// first parameter whole (`exec:python3 bot.py`), and the kind is not
     /// listed among the built-ins. `None`: `name:key=value,...`.
     pub prefix: Option<&'static str>,
+    /// [`Keys::WIDE`].
+    wide: &'static [&'static str],
     /// Reads the kind's parameters from a profile's table.
     read: ReadKeys,
 }
@@ -48,6 +50,7 @@ impl Kind {
             name,
             params: K::PARAMS,
             prefix,
+            wide: K::WIDE,
             read: read_keys::<K>,
         }
     }
@@ -60,6 +63,7 @@ impl Kind {
             name,
             params: &[],
             prefix,
+            wide: &[],
             read: |_, _| Err(("", ParamError::Expected("profiles made in code"))),
         }
     }
@@ -89,6 +93,9 @@ pub trait Keys: DeserializeOwned + 'static {
     /// The keys: names, TOML types and what each takes, in declaration
     /// order. The one list messages, did-you-mean and help texts use.
     const PARAMS: &'static [Param];
+    /// Integer keys that take values beyond TOML's (up to 2^64 − 1), which
+    /// the inline form hands over as [`Given::wide`].
+    const WIDE: &'static [&'static str] = &[];
     /// The parameters the keys resolve to.
     type Params: Params + Clone + PartialEq;
 
@@ -111,6 +118,9 @@ pub struct Given {
     /// Each key's value as messages show it, if not its TOML text (the
     /// inline text as written).
     texts: Vec<String>,
+    /// Inline integers above TOML's (2^63 − 1, up to 2^64 − 1), which the
+    /// table holds as 0.
+    wide: Vec<(String, u64)>,
     /// The inline form (`kind:key=value`, `exec:COMMAND`).
     pub inline: bool,
 }
@@ -120,6 +130,14 @@ impl Given {
     #[must_use]
     pub fn has(&self, key: &str) -> bool {
         self.order.iter().any(|k| k == key)
+    }
+
+    /// The value of inline integer `key` if it is above TOML's integers
+    /// (2^63 − 1): the table holds 0 for it, and a key that takes such
+    /// values (mc's `seed`) takes this instead.
+    #[must_use]
+    pub fn wide(&self, key: &str) -> Option<u64> {
+        self.wide.iter().find(|(k, _)| k == key).map(|&(_, n)| n)
     }
 
     /// Whether `key` was given after `other` (or `other` not at all).
@@ -610,6 +628,7 @@ impl Profile {
         let given = Given {
             order: table.keys().cloned().collect(),
             texts: Vec::new(),
+            wide: Vec::new(),
             inline: false,
         };
         Ok((Profile::read(kind, table, &given)?, name))
@@ -652,6 +671,7 @@ impl Profile {
     fn inline(kind: &'static Kind, items: &[(&str, &str)]) -> Result<Profile, ProfileError> {
         let shown_kind = kind.prefix.unwrap_or(kind.name);
         let mut table = toml::Table::new();
+        let mut wide = Vec::new();
         for &(key, text) in items {
             let text = text.trim();
             let value = match kind.params.iter().find(|p| p.name == key) {
@@ -659,7 +679,18 @@ impl Profile {
                 None => Some(toml::Value::String(text.to_owned())),
                 Some(param) => {
                     let value = match param.ty {
-                        ParamType::Integer => text.parse().ok().map(toml::Value::Integer),
+                        ParamType::Integer => text
+                            .parse()
+                            .ok()
+                            .or_else(|| {
+                                let n = text
+                                    .parse::<u64>()
+                                    .ok()
+                                    .filter(|_| kind.wide.contains(&key))?;
+                                wide.push((key.to_owned(), n));
+                                Some(0)
+                            })
+                            .map(toml::Value::Integer),
                         ParamType::Number => text.parse().ok().map(toml::Value::Float),
                         ParamType::Boolean => text.parse().ok().map(toml::Value::Boolean),
                         ParamType::Text | ParamType::Toml => {
@@ -682,6 +713,7 @@ impl Profile {
         let given = Given {
             order: items.iter().map(|(k, _)| (*k).to_owned()).collect(),
             texts: items.iter().map(|(_, v)| v.trim().to_owned()).collect(),
+            wide,
             inline: true,
         };
         Profile::read(kind, table, &given)

@@ -268,6 +268,7 @@ impl McParams {
 /// the cross-rules of the keys are [`McParams::config`]'s.
 impl Keys for McParams {
     const PARAMS: &'static [crate::strategy::Param] = McParams::KEY_LIST;
+    const WIDE: &'static [&'static str] = &["seed"];
     type Params = McParams;
 
     fn resolve(mut self, given: &Given) -> Result<McParams, KeyError> {
@@ -326,6 +327,10 @@ impl Keys for McParams {
             && !given.after("game_worlds", "game_budget_ms")
         {
             self.game_worlds = Some(budget::worlds(ms));
+        }
+        // Inline, a seed may be any u64, beyond TOML's integers.
+        if let Some(seed) = given.wide("seed") {
+            self.seed = seed;
         }
         self.config().map_err(|message| ("", ParamError::Conflict(message)))?;
         Ok(self)
@@ -556,6 +561,9 @@ mod tests {
         // A retired key is refused like any unknown one.
         assert!(e("mc:objective=game").contains(&KIND.param_names()));
         assert!(e("mc:seed=-1").contains("2^64"));
+        assert!(e("mc:seed=18446744073709551616").contains("2^64"));
+        assert_eq!(keys("mc:seed=18446744073709551615").seed, u64::MAX);
+        assert!(e("mc:discards=18446744073709551615").contains("1 to 11"));
         assert!(e("mc:depth=3").contains(&KIND.param_names()));
         assert!(e("mc:budget_ms=0").contains("above 0, at most 256"));
         assert!(e("mc:budget_ms=fast").contains("`mc:budget_ms`"));
