@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use ginlab::engine::{Action, DrawSource, Event, HandOutcome, PlayerView, TurnEnd, ask};
 use ginlab::rules::Rules;
-use ginlab::strategy::{Kind, ParamError, ParamValue, Params, Profile, Strategy};
+use ginlab::strategy::{Kind, Params, Profile, Strategy};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -122,7 +122,7 @@ pub struct PyObject {
 
 /// The kind of a Python object's profile (never parsed: it is made from
 /// the object, not from text).
-static PYTHON: Kind = Kind::of::<PyObject>("python", &[], Some("python"));
+static PYTHON: Kind = Kind::unread("python", Some("python"));
 
 impl PyObject {
     /// `object` (which must have an `act` method) as a profile called
@@ -162,10 +162,6 @@ impl fmt::Display for PyObject {
 impl Params for PyObject {
     fn kind(&self) -> &'static Kind {
         &PYTHON
-    }
-
-    fn set(&mut self, _key: &str, _value: ParamValue<'_>) -> Result<(), ParamError> {
-        Err(ParamError::Expected("a Python object has no parameters"))
     }
 
     fn build(&self, _seed: u64) -> Box<dyn Strategy> {

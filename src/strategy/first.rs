@@ -7,21 +7,29 @@
 
 use std::fmt;
 
-use super::profile::{Kind, Param, ParamError, ParamType, ParamValue, Params, write_inline};
+use super::profile::{Given, KeyError, Keys, Kind, Params, keys, write_inline};
 use crate::engine::{DrawSource, PlayerView, Strategy, TurnEnd, legal_discards, turn_end};
 use crate::meld;
 
 /// The table's row of `first`.
-pub(super) const KIND: Kind = Kind::of::<First>(
-    "first",
-    &[Param::new("knock", ParamType::Boolean, "true or false")],
-    None,
-);
+pub(super) const KIND: Kind = Kind::of::<First>("first", None);
 
-/// The player, which is also its profile.
-#[derive(Clone, Debug, PartialEq)]
-pub struct First {
-    knock: bool,
+keys! {
+    /// The player, which is also its profile.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct First {
+        /// Knock with the first legal card when that is legal.
+        knock: bool => Boolean "true or false",
+    }
+}
+
+impl Keys for First {
+    const PARAMS: &'static [crate::strategy::Param] = First::KEY_LIST;
+    type Params = First;
+
+    fn resolve(self, _given: &Given) -> Result<First, KeyError> {
+        Ok(self)
+    }
 }
 
 impl Default for First {
@@ -33,11 +41,6 @@ impl Default for First {
 impl Params for First {
     fn kind(&self) -> &'static Kind {
         &KIND
-    }
-
-    fn set(&mut self, _key: &str, value: ParamValue<'_>) -> Result<(), ParamError> {
-        self.knock = value.read().ok_or(ParamError::Invalid)?;
-        Ok(())
     }
 
     fn build(&self, _seed: u64) -> Box<dyn Strategy> {

@@ -14,35 +14,51 @@ use crate::engine::{DrawSource, PlayerView, Strategy, TurnEnd, big_gin_legal, tu
 use crate::meld;
 use crate::meld::RANK_STRIDE;
 
-use super::profile::{Kind, Param, ParamError, ParamType, ParamValue, Params, write_inline};
+use super::profile::{Given, KeyError, Keys, Kind, ParamError, Params, keys, write_inline};
 use super::{best_discard_except, draw_when, joins_meld};
 
 /// The table's row of `greedy`: its profile is the player itself.
-pub(super) const KIND: Kind = Kind::of::<Greedy>(
-    "greedy",
-    &[
-        Param::new("knock_at", ParamType::Integer, "an integer from 0 to 10"),
-        Param::new("schedule", ParamType::Text, "STOCK:KNOCK pairs joined by /, stock sizes decreasing, knock 0 to 10 (e.g. 20:5/10:2)"),
-    ],
-    None,
-);
+pub(super) const KIND: Kind = Kind::of::<Greedy>("greedy", None);
 
-/// The greedy deadwood strategy.
-#[derive(Clone, Debug, Default)]
-pub struct Greedy {
-    /// Knock at or below this deadwood (capped by the knock limit); `None`
-    /// means the knock limit.
-    pub knock_at: Option<u8>,
-    /// Optional schedule: `(stock_size, knock_at)` pairs with decreasing
-    /// stock sizes; when the stock holds at most `stock_size` cards, knock at
-    /// that pair's `knock_at` instead (the smallest matching stock size wins).
-    pub schedule: Vec<(u32, u8)>,
-    /// The last 11-card hand solved and its best discard, reused when that
-    /// hand is then the one ending the turn.
-    last: Option<(CardSet, meld::Discard)>,
-    /// The 10 cards kept at the last turn end and their least deadwood,
-    /// reused while the hand is unchanged.
-    kept: Option<(CardSet, u8)>,
+keys! {
+    /// The greedy deadwood strategy.
+    #[derive(Clone, Debug, Default)]
+    pub struct Greedy {
+        /// Knock at or below this deadwood (capped by the knock limit); `None`
+        /// means the knock limit.
+        pub knock_at: Option<u8> => Integer "an integer from 0 to 10",
+        /// Optional schedule: `(stock_size, knock_at)` pairs with decreasing
+        /// stock sizes; when the stock holds at most `stock_size` cards, knock at
+        /// that pair's `knock_at` instead (the smallest matching stock size wins).
+        #[serde(deserialize_with = "schedule_text")]
+        pub schedule: Vec<(u32, u8)> => Text "STOCK:KNOCK pairs joined by /, stock sizes decreasing, knock 0 to 10 (e.g. 20:5/10:2)",
+    }
+    extra {
+        /// The last 11-card hand solved and its best discard, reused when that
+        /// hand is then the one ending the turn.
+        last: Option<(CardSet, meld::Discard)>,
+        /// The 10 cards kept at the last turn end and their least deadwood,
+        /// reused while the hand is unchanged.
+        kept: Option<(CardSet, u8)>,
+    }
+}
+
+impl Keys for Greedy {
+    const PARAMS: &'static [crate::strategy::Param] = Greedy::KEY_LIST;
+    type Params = Greedy;
+
+    fn resolve(self, _given: &Given) -> Result<Greedy, KeyError> {
+        if self.knock_at.is_some_and(|k| k > 10) {
+            return Err(("knock_at", ParamError::Invalid));
+        }
+        Ok(self)
+    }
+}
+
+/// A schedule's text read by [`parse_schedule`].
+fn schedule_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(u32, u8)>, D::Error> {
+    let text = <String as serde::Deserialize>::deserialize(d)?;
+    parse_schedule(&text).ok_or_else(|| serde::de::Error::custom("not a knock schedule"))
 }
 
 impl Greedy {
@@ -69,17 +85,6 @@ impl PartialEq for Greedy {
 impl Params for Greedy {
     fn kind(&self) -> &'static Kind {
         &KIND
-    }
-
-    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ParamError> {
-        if key == "knock_at" {
-            let k = value.read::<u8>().filter(|k| *k <= 10);
-            self.knock_at = Some(k.ok_or(ParamError::Invalid)?);
-        } else {
-            let text = value.read::<String>().ok_or(ParamError::Invalid)?;
-            self.schedule = parse_schedule(&text).ok_or(ParamError::Invalid)?;
-        }
-        Ok(())
     }
 
     fn build(&self, _seed: u64) -> Box<dyn Strategy> {

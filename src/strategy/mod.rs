@@ -51,8 +51,8 @@ pub use mc::{
     budget,
 };
 pub use profile::{
-    Kind, Param, ParamError, ParamType, ParamValue, Params, Profile, ProfileError, builtin_kinds,
-    builtin_list, write_inline,
+    Given, KeyError, Keys, Kind, Param, ParamError, ParamType, Params, Profile, ProfileError,
+    builtin_kinds, builtin_list, write_inline,
 };
 pub use random::{Random, RandomParams};
 pub use simple::{Simple, SimpleParams};

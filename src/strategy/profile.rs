@@ -9,10 +9,11 @@
 //! CLI's help texts and the check of `strategies/README.md`.
 
 use std::any::Any;
-use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
 
 use super::Strategy;
 use super::external::Bot;
@@ -24,29 +25,46 @@ use crate::suggest::did_you_mean;
 pub struct Kind {
     /// The name profiles give (`kind = "greedy"`, `greedy:knock_at=7`).
     pub name: &'static str,
-    /// Its parameters, in the order messages list them.
+    /// Its parameters, in the order messages list them: the kind's
+    /// [`Keys::PARAMS`], declared with its derived type.
     pub params: &'static [Param],
     /// `Some(prefix)`: the inline form is `prefix:TEXT`, TEXT being the
     /// first parameter whole (`exec:python3 bot.py`), and the kind is not
     /// listed among the built-ins. `None`: `name:key=value,...`.
     pub prefix: Option<&'static str>,
-    /// The kind with its default parameters.
-    default: fn() -> Box<dyn AnyParams>,
+    /// [`Keys::WIDE`].
+    wide: &'static [&'static str],
+    /// Reads the kind's parameters from a profile's table.
+    read: ReadKeys,
 }
 
+/// A kind's reader of a profile's table ([`read_keys`]).
+type ReadKeys = fn(toml::Table, &Given) -> Result<Box<dyn AnyParams>, KeyError>;
+
 impl Kind {
-    /// The row of the kind whose parameters are `P` (its `Default`).
+    /// The row of the kind whose parameters are read as `K` (by derive,
+    /// then [`Keys::resolve`]).
     #[must_use]
-    pub const fn of<P: Params + Default + Clone + PartialEq>(
-        name: &'static str,
-        params: &'static [Param],
-        prefix: Option<&'static str>,
-    ) -> Kind {
+    pub const fn of<K: Keys>(name: &'static str, prefix: Option<&'static str>) -> Kind {
         Kind {
             name,
-            params,
+            params: K::PARAMS,
             prefix,
-            default: boxed_default::<P>,
+            wide: K::WIDE,
+            read: read_keys::<K>,
+        }
+    }
+
+    /// The row of a kind whose profiles are made in code, never read from
+    /// text (a Python object): a profile naming it is refused.
+    #[must_use]
+    pub const fn unread(name: &'static str, prefix: Option<&'static str>) -> Kind {
+        Kind {
+            name,
+            params: &[],
+            prefix,
+            wide: &[],
+            read: |_, _| Err(("", ParamError::Expected("profiles made in code"))),
         }
     }
 
@@ -67,8 +85,133 @@ impl fmt::Debug for Kind {
     }
 }
 
-fn boxed_default<P: Params + Default + Clone + PartialEq>() -> Box<dyn AnyParams> {
-    Box::new(P::default())
+/// A kind's parameters as a profile writes them: one type read by derive
+/// (`#[serde(default, deny_unknown_fields)]`, declared with [`keys!`],
+/// which also gives [`Keys::PARAMS`]), then resolved into the kind's
+/// [`Params`] (ranges, parameters that exclude each other).
+pub trait Keys: DeserializeOwned + 'static {
+    /// The keys: names, TOML types and what each takes, in declaration
+    /// order. The one list messages, did-you-mean and help texts use.
+    const PARAMS: &'static [Param];
+    /// Integer keys that take values beyond TOML's (up to 2^64 − 1), which
+    /// the inline form hands over as [`Given::wide`].
+    const WIDE: &'static [&'static str] = &[];
+    /// The parameters the keys resolve to.
+    type Params: Params + Clone + PartialEq;
+
+    /// The parameters these keys give, read as `given` gave them.
+    ///
+    /// # Errors
+    /// The key whose value is refused and why (a conflict names no key).
+    fn resolve(self, given: &Given) -> Result<Self::Params, KeyError>;
+}
+
+/// A refused key and why ([`Keys::resolve`]).
+pub type KeyError = (&'static str, ParamError);
+
+/// How a profile's keys were given: in which order (a profile file's in
+/// sorted order, the inline form's as written, a sweep's point last), and
+/// whether inline.
+#[derive(Clone, Debug, Default)]
+pub struct Given {
+    order: Vec<String>,
+    /// Each key's value as messages show it, if not its TOML text (the
+    /// inline text as written).
+    texts: Vec<String>,
+    /// Inline integers above TOML's (2^63 − 1, up to 2^64 − 1), which the
+    /// table holds as 0.
+    wide: Vec<(String, u64)>,
+    /// The inline form (`kind:key=value`, `exec:COMMAND`).
+    pub inline: bool,
+}
+
+impl Given {
+    /// Whether `key` was given.
+    #[must_use]
+    pub fn has(&self, key: &str) -> bool {
+        self.order.iter().any(|k| k == key)
+    }
+
+    /// The value of inline integer `key` if it is above TOML's integers
+    /// (2^63 − 1): the table holds 0 for it, and a key that takes such
+    /// values (mc's `seed`) takes this instead.
+    #[must_use]
+    pub fn wide(&self, key: &str) -> Option<u64> {
+        self.wide.iter().find(|(k, _)| k == key).map(|&(_, n)| n)
+    }
+
+    /// Whether `key` was given after `other` (or `other` not at all).
+    #[must_use]
+    pub fn after(&self, key: &str, other: &str) -> bool {
+        let at = |k: &str| self.order.iter().position(|g| g == k);
+        at(key) > at(other)
+    }
+}
+
+/// Declares a kind's derived keys type and its [`Keys::PARAMS`] from one
+/// list: each key's field with its [`ParamType`] and what it takes
+/// (`knock_at: Option<u8> => Integer "an integer from 0 to 10",`); then,
+/// in `extra { ... }`, fields that are not keys (skipped by the derive).
+macro_rules! keys {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                $(#[$fmeta:meta])*
+                $fvis:vis $field:ident: $fty:ty => $pty:ident $expected:literal,
+            )*
+        }
+        $(extra {
+            $(
+                $(#[$xmeta:meta])*
+                $xvis:vis $xfield:ident: $xty:ty,
+            )*
+        })?
+    ) => {
+        $(#[$meta])*
+        #[derive(serde::Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        $vis struct $name {
+            $($(#[$fmeta])* $fvis $field: $fty,)*
+            $($($(#[$xmeta])* #[serde(skip)] $xvis $xfield: $xty,)*)?
+        }
+
+        impl $name {
+            /// The keys, as [`Keys::PARAMS`](crate::strategy::Keys::PARAMS) lists them.
+            pub const KEY_LIST: &'static [$crate::strategy::Param] = &[$(
+                $crate::strategy::Param::new(
+                    stringify!($field),
+                    $crate::strategy::ParamType::$pty,
+                    $expected,
+                ),
+            )*];
+        }
+    };
+}
+pub(crate) use keys;
+
+/// Reads `K` from `table` by derive and resolves it; a derive error names
+/// its key.
+fn read_keys<K: Keys>(table: toml::Table, given: &Given) -> Result<Box<dyn AnyParams>, KeyError> {
+    // Read from its TOML text: deserialized from a `toml::Value`, a TOML
+    // date (in a bot's `options`) would arrive as a string. Only a
+    // refusal is read again, through serde_path_to_error, to find its key.
+    let text = toml::to_string(&table).expect("a TOML table prints");
+    let value = toml::Value::Table(table);
+    let keys: K = toml::from_str(&text).map_err(|error| {
+        let path = match serde_path_to_error::deserialize::<_, K>(value) {
+            Err(e) => e.path().to_string(),
+            Ok(_) => String::new(),
+        };
+        let key = path.split(['.', '[']).next().unwrap_or_default();
+        // Unknown keys are refused before the derive runs, so a refusal
+        // names a key; serde's words only if it does not.
+        match K::PARAMS.iter().find(|p| p.name == key) {
+            Some(param) => (param.name, ParamError::Invalid),
+            None => ("", ParamError::Message(error.to_string())),
+        }
+    })?;
+    Ok(Box::new(keys.resolve(given)?))
 }
 
 /// The kinds of the inline `kind:key=value` form, in table order: the
@@ -105,8 +248,9 @@ impl Param {
     }
 }
 
-/// What is wrong with one parameter's value, as a kind's [`Params::set`]
-/// reports it; the grammar names the kind, the key and the value.
+/// What is wrong with one parameter's value, as a kind's
+/// [`Keys::resolve`] reports it; the reader names the kind, the key and the
+/// value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamError {
     /// Not a value the parameter takes ([`Param::expected`]).
@@ -114,35 +258,19 @@ pub enum ParamError {
     /// Not a value the parameter takes, said another way than
     /// [`Param::expected`] (for this form of the profile).
     Expected(&'static str),
-    /// It excludes a parameter already given: which, and what to do.
+    /// Parameters that exclude each other, or one given without the one it
+    /// needs: which, and what to do.
     Conflict(&'static str),
     /// Something within the value, said in full (a bot's `options`).
     Message(String),
 }
 
-/// The parameters of one kind: read one at a time, printed in the inline
-/// form, and built into a player. Each kind implements it in its own file
-/// and has one row in [`KINDS`](super::KINDS).
+/// The parameters of one kind: printed in the inline form and built into
+/// a player. Each kind implements it in its own file, reads it as its
+/// [`Keys`], and has one row in [`KINDS`](super::KINDS).
 pub trait Params: fmt::Display + fmt::Debug + Send + Sync + 'static {
     /// The kind's row in the table.
     fn kind(&self) -> &'static Kind;
-
-    /// Sets parameter `key` (always one of [`Kind::params`]) from `value`,
-    /// whose TOML type the grammar has already checked against
-    /// [`Param::ty`] (read it with [`ParamValue::read`]).
-    ///
-    /// # Errors
-    /// A value the parameter does not take.
-    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ParamError>;
-
-    /// Checks the parameters as a whole once all are set (a required one
-    /// missing).
-    ///
-    /// # Errors
-    /// The message, naming what to give.
-    fn check(&self) -> Result<(), &'static str> {
-        Ok(())
-    }
 
     /// A fresh strategy for one game or seat; its random choices come from
     /// `seed`.
@@ -155,6 +283,15 @@ pub trait Params: fmt::Display + fmt::Debug + Send + Sync + 'static {
     fn bind(&mut self, lab: &Lab) {
         let _ = lab;
     }
+
+    /// Takes over the shared state `from` was bound to ([`Params::bind`]):
+    /// a sweep's point read from its base profile shares the base's.
+    fn share(&mut self, from: &Self)
+    where
+        Self: Sized,
+    {
+        let _ = from;
+    }
 }
 
 /// [`Params`] as a profile holds them: cloned, compared and downcast
@@ -166,6 +303,8 @@ pub(crate) trait AnyParams: Params {
     fn eq_any(&self, other: &dyn AnyParams) -> bool;
     /// For [`Profile::params`].
     fn as_any(&self) -> &dyn Any;
+    /// [`Params::share`] with `from`, if of the same kind.
+    fn share_any(&mut self, from: &dyn AnyParams);
 }
 
 impl<P: Params + Clone + PartialEq> AnyParams for P {
@@ -179,6 +318,12 @@ impl<P: Params + Clone + PartialEq> AnyParams for P {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+
+    fn share_any(&mut self, from: &dyn AnyParams) {
+        if let Some(from) = from.as_any().downcast_ref::<P>() {
+            self.share(from);
+        }
     }
 }
 
@@ -281,7 +426,7 @@ pub enum ProfileError {
     )]
     UnknownKind(String),
     /// A parameter the kind does not have.
-    #[error("strategy `{kind}` has no parameter `{key}`; it takes: {allowed}")]
+    #[error("strategy `{kind}` has no parameter `{key}`; it takes: {allowed}{hint}")]
     UnknownKey {
         /// The kind.
         kind: &'static str,
@@ -289,6 +434,8 @@ pub enum ProfileError {
         key: String,
         /// The parameters it takes.
         allowed: String,
+        /// `; did you mean ...?`, or nothing.
+        hint: String,
     },
     /// A parameter value out of range or malformed.
     #[error("bad value `{value}` for `{kind}:{key}`: expected {expected}")]
@@ -343,75 +490,6 @@ pub enum ParamType {
     Toml,
 }
 
-/// One parameter's value as given: inline text, or a profile file's TOML
-/// value.
-///
-/// Inline, every value is text (`greedy:knock_at=7`), and each parameter
-/// reads the text as it needs. A file's value already has a TOML type,
-/// and it must be the parameter's [`ParamType`], as a rules file's knobs
-/// must: `knock_at = "7"` and `calibrate = "true"` are refused, not read
-/// through their text. A value of the right type is then read through its
-/// TOML text, so a file and the inline form accept the same numbers.
-#[derive(Clone, Copy, Debug)]
-pub enum ParamValue<'a> {
-    /// Inline text, any type.
-    Text(&'a str),
-    /// A profile file's value.
-    Toml(&'a toml::Value),
-}
-
-impl<'a> ParamValue<'a> {
-    /// The value's text for a parameter of type `wanted` (trimmed): inline
-    /// text as it is; a TOML value only if it has that type (an integer is
-    /// also a number), else `None`.
-    #[must_use]
-    pub fn text(self, wanted: ParamType) -> Option<Cow<'a, str>> {
-        use toml::Value;
-        match self {
-            ParamValue::Text(text) => Some(Cow::Borrowed(text.trim())),
-            ParamValue::Toml(value) => match (wanted, value) {
-                (ParamType::Text | ParamType::Toml, Value::String(text)) => {
-                    Some(Cow::Borrowed(text.trim()))
-                }
-                (ParamType::Integer | ParamType::Number | ParamType::Toml, Value::Integer(_))
-                | (ParamType::Number | ParamType::Toml, Value::Float(_))
-                | (ParamType::Boolean | ParamType::Toml, Value::Boolean(_)) => {
-                    Some(Cow::Owned(value.to_string()))
-                }
-                _ => None,
-            },
-        }
-    }
-
-    /// [`ParamValue::text`] read as a `T`.
-    #[must_use]
-    pub fn parse<T: FromStr>(self, wanted: ParamType) -> Option<T> {
-        self.text(wanted)?.parse().ok()
-    }
-
-    /// The text of a value whose type the grammar has checked, read as a
-    /// `T` (`None` if it does not read).
-    #[must_use]
-    pub fn read<T: FromStr>(self) -> Option<T> {
-        self.parse(ParamType::Toml)
-    }
-
-    /// The value as messages show it: the text as given, or the TOML value
-    /// as written (a string in quotes, so `"7"` is not taken for 7).
-    #[must_use]
-    pub fn shown(self) -> String {
-        match self {
-            ParamValue::Text(text) => text.trim().to_owned(),
-            ParamValue::Toml(value) => value.to_string(),
-        }
-    }
-
-    /// Whether the value has type `wanted` (inline text always does).
-    fn has_type(self, wanted: ParamType) -> bool {
-        wanted == ParamType::Toml || self.text(wanted).is_some()
-    }
-}
-
 /// The row of the kind `name` (a built-in, or one with a prefix when
 /// `prefixed`: a profile file's `kind = "external"`).
 fn find_kind(name: &str, prefixed: bool) -> Result<&'static Kind, ProfileError> {
@@ -424,22 +502,105 @@ fn find_kind(name: &str, prefixed: bool) -> Result<&'static Kind, ProfileError> 
 
 impl Profile {
     /// The kind `kind` with its default parameters.
+    #[cfg(test)]
     fn of_kind(kind: &'static Kind) -> Profile {
-        Profile((kind.default)())
+        Profile::read(kind, toml::Table::new(), &Given::default()).expect("the defaults read")
+    }
+
+    /// A profile of `kind` from its `table`, given as `given` says: the
+    /// one reader of both forms. Unknown keys are named with what the kind
+    /// takes; a value the derive refuses (another TOML type, out of the
+    /// field's range) or the kind's resolver refuses is named with what its
+    /// key takes.
+    fn read(
+        kind: &'static Kind,
+        mut table: toml::Table,
+        given: &Given,
+    ) -> Result<Profile, ProfileError> {
+        // Messages name a kind as the form given names it (`exec:`).
+        let shown_kind = match (given.inline, kind.prefix) {
+            (true, Some(prefix)) => prefix,
+            _ => kind.name,
+        };
+        if let Some(key) = table
+            .keys()
+            .find(|k| !kind.params.iter().any(|p| p.name == *k))
+        {
+            return Err(ProfileError::UnknownKey {
+                kind: shown_kind,
+                key: key.clone(),
+                allowed: kind.param_names(),
+                hint: did_you_mean(key, kind.params.iter().map(|p| p.name)),
+            });
+        }
+        // A built-in's words are read trimmed, as inline; a bot's paths
+        // are taken as written.
+        if kind.prefix.is_none() {
+            for param in kind.params.iter().filter(|p| p.ty == ParamType::Text) {
+                if let Some(toml::Value::String(text)) = table.get_mut(param.name) {
+                    *text = text.trim().to_owned();
+                }
+            }
+        }
+        let shown: Vec<(String, String)> = if given.inline {
+            given
+                .order
+                .iter()
+                .cloned()
+                .zip(given.texts.iter().cloned())
+                .collect()
+        } else {
+            table
+                .iter()
+                .map(|(k, v)| (k.clone(), v.to_string()))
+                .collect()
+        };
+        (kind.read)(table, given).map(Profile).map_err(|(key, e)| {
+            let param = kind.params.iter().find(|p| p.name == key);
+            let bad =
+                |param: &'static Param, expected: Option<&'static str>| ProfileError::BadValue {
+                    kind: shown_kind,
+                    key: param.name,
+                    value: shown
+                        .iter()
+                        .find(|(k, _)| k == key)
+                        .map_or_else(String::new, |(_, v)| v.clone()),
+                    expected: expected.unwrap_or(param.expected),
+                };
+            match (e, param) {
+                (ParamError::Invalid, Some(param)) => bad(param, None),
+                (ParamError::Expected(expected), Some(param)) => bad(param, Some(expected)),
+                (ParamError::Invalid, None) => ProfileError::Conflict {
+                    kind: kind.name,
+                    message: "has a value it does not take",
+                },
+                (ParamError::Expected(message) | ParamError::Conflict(message), _) => {
+                    ProfileError::Conflict {
+                        kind: kind.name,
+                        message,
+                    }
+                }
+                (ParamError::Message(message), _) => {
+                    ProfileError::File(format!("{} profile: {message}", kind.name))
+                }
+            }
+        })
     }
 
     /// A profile from TOML: `kind = "greedy"` plus the kind's parameters
     /// (`knock_at = 7`, `schedule = "20:5/10:2"`), and an optional `name`
     /// (returned beside the profile). Unknown keys are errors, and so are
-    /// values of another TOML type than the parameter's ([`ParamValue`]).
+    /// values of another TOML type than the parameter's ([`ParamType`]:
+    /// `knock_at = "7"` and `calibrate = "true"` are refused, not read
+    /// through their text).
     ///
     /// # Errors
     /// Invalid TOML, a missing or unknown `kind`, or a bad parameter.
     pub fn from_toml(text: &str) -> Result<(Profile, Option<String>), ProfileError> {
-        let table: toml::Table =
+        let mut table: toml::Table =
             toml::from_str(text).map_err(|e| ProfileError::File(format!("invalid TOML: {e}")))?;
-        let kind = match table.get("kind") {
-            Some(toml::Value::String(kind)) => kind.clone(),
+        let kind = match table.remove("kind") {
+            Some(toml::Value::String(kind)) => kind,
             _ => {
                 let names: Vec<String> = super::KINDS
                     .iter()
@@ -452,9 +613,9 @@ impl Profile {
                 )));
             }
         };
-        let name = match table.get("name") {
+        let name = match table.remove("name") {
             None => None,
-            Some(toml::Value::String(name)) => Some(name.clone()),
+            Some(toml::Value::String(name)) => Some(name),
             Some(other) => {
                 return Err(ProfileError::File(format!(
                     "the profile's name must be a string, not {other}"
@@ -464,16 +625,19 @@ impl Profile {
         // Each value is one parameter's, typed: it is not pasted into the
         // inline form, where a comma in it would start another parameter.
         let kind = find_kind(&kind, true)?;
-        let mut profile = Profile::of_kind(kind);
-        for (key, value) in table.iter().filter(|(k, _)| *k != "kind" && *k != "name") {
-            profile.set(key, ParamValue::Toml(value))?;
-        }
-        profile.check()?;
-        Ok((profile, name))
+        let given = Given {
+            order: table.keys().cloned().collect(),
+            texts: Vec::new(),
+            wide: Vec::new(),
+            inline: false,
+        };
+        Ok((Profile::read(kind, table, &given)?, name))
     }
 
     /// This profile with parameter `key` set from its inline text `value`,
-    /// whatever it was: a point of a sweep over `key`.
+    /// whatever it was: a point of a sweep over `key`. It is the printed
+    /// profile read again with `key` given last, sharing this profile's
+    /// state ([`Params::share`]).
     ///
     /// # Errors
     /// A parameter the kind does not have (an external bot has none here)
@@ -487,62 +651,94 @@ impl Profile {
                 kind: prefix,
                 key: key.trim().to_owned(),
                 allowed: format!("(none inline; a profile file has {})", kind.param_names()),
+                hint: String::new(),
             });
         }
-        let mut profile = self.clone();
-        profile.set(key, ParamValue::Text(value))?;
-        profile.check()?;
+        let printed = self.to_string();
+        let (_, params) = printed.split_once(':').unwrap_or((&printed, ""));
+        let key = key.trim();
+        let mut items = inline_items(&printed, params)?;
+        items.retain(|(k, _)| *k != key);
+        items.push((key, value));
+        let mut profile = Profile::inline(kind, &items)?;
+        profile.0.share_any(&*self.0);
         Ok(profile)
     }
 
-    /// Sets parameter `key` of the profile's kind from its value.
-    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ProfileError> {
-        let kind = self.kind();
-        // Messages name a kind as the form given names it (`exec:`).
-        let shown = match (value, kind.prefix) {
-            (ParamValue::Text(_), Some(prefix)) => prefix,
-            _ => kind.name,
-        };
-        let key = key.trim();
-        let param =
-            kind.params
-                .iter()
-                .find(|p| p.name == key)
-                .ok_or_else(|| ProfileError::UnknownKey {
-                    kind: shown,
-                    key: key.to_owned(),
-                    allowed: kind.param_names(),
-                })?;
-        let bad = |expected| ProfileError::BadValue {
-            kind: shown,
-            key: param.name,
-            value: value.shown(),
-            expected,
-        };
-        if !value.has_type(param.ty) {
-            return Err(bad(param.expected));
+    /// The inline form's `key=value` items of `kind` as the same TOML table
+    /// a profile file gives: each value typed by its key's [`ParamType`]
+    /// (an integer, a number, `true`/`false`, or the text).
+    fn inline(kind: &'static Kind, items: &[(&str, &str)]) -> Result<Profile, ProfileError> {
+        let shown_kind = kind.prefix.unwrap_or(kind.name);
+        let mut table = toml::Table::new();
+        let mut wide = Vec::new();
+        for &(key, text) in items {
+            let text = text.trim();
+            let value = match kind.params.iter().find(|p| p.name == key) {
+                // Unknown: the reader names it.
+                None => Some(toml::Value::String(text.to_owned())),
+                Some(param) => {
+                    let value = match param.ty {
+                        ParamType::Integer => text
+                            .parse()
+                            .ok()
+                            .or_else(|| {
+                                let n = text
+                                    .parse::<u64>()
+                                    .ok()
+                                    .filter(|_| kind.wide.contains(&key))?;
+                                wide.push((key.to_owned(), n));
+                                Some(0)
+                            })
+                            .map(toml::Value::Integer),
+                        ParamType::Number => text.parse().ok().map(toml::Value::Float),
+                        ParamType::Boolean => text.parse().ok().map(toml::Value::Boolean),
+                        ParamType::Text | ParamType::Toml => {
+                            Some(toml::Value::String(text.to_owned()))
+                        }
+                    };
+                    if value.is_none() {
+                        return Err(ProfileError::BadValue {
+                            kind: shown_kind,
+                            key: param.name,
+                            value: text.to_owned(),
+                            expected: param.expected,
+                        });
+                    }
+                    value
+                }
+            };
+            table.insert(key.to_owned(), value.expect("typed above"));
         }
-        self.0.set(param.name, value).map_err(|e| match e {
-            ParamError::Invalid => bad(param.expected),
-            ParamError::Expected(expected) => bad(expected),
-            ParamError::Conflict(message) => ProfileError::Conflict {
-                kind: kind.name,
-                message,
-            },
-            ParamError::Message(message) => {
-                ProfileError::File(format!("{} profile: {message}", kind.name))
-            }
-        })
+        let given = Given {
+            order: items.iter().map(|(k, _)| (*k).to_owned()).collect(),
+            texts: items.iter().map(|(_, v)| v.trim().to_owned()).collect(),
+            wide,
+            inline: true,
+        };
+        Profile::read(kind, table, &given)
     }
+}
 
-    /// The kind's check of the parameters as a whole: a refusal names the
-    /// kind, as one parameter's does.
-    fn check(&self) -> Result<(), ProfileError> {
-        self.0.check().map_err(|message| ProfileError::Conflict {
-            kind: self.kind().name,
-            message,
-        })
+/// The `key=value` items of the inline profile `text` (its part after the
+/// kind, `params`), keys trimmed.
+fn inline_items<'t>(text: &str, params: &'t str) -> Result<Vec<(&'t str, &'t str)>, ProfileError> {
+    let mut items: Vec<(&str, &str)> = Vec::new();
+    for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (key, value) = param
+            .split_once('=')
+            .ok_or_else(|| ProfileError::Malformed(param.to_owned()))?;
+        // The last of two values would win silently: say so instead.
+        let key = key.trim();
+        if items.iter().any(|(k, _)| *k == key) {
+            return Err(ProfileError::DuplicateKey {
+                key: key.to_owned(),
+                text: text.to_owned(),
+            });
+        }
+        items.push((key, value));
     }
+    Ok(items)
 }
 
 impl FromStr for Profile {
@@ -556,31 +752,11 @@ impl FromStr for Profile {
         });
         if let Some((kind, rest)) = prefixed {
             // `exec:COMMAND`: the text is the first parameter, whole.
-            let mut profile = Profile::of_kind(kind);
-            profile.set(kind.params[0].name, ParamValue::Text(rest))?;
-            profile.check()?;
-            return Ok(profile);
+            return Profile::inline(kind, &[(kind.params[0].name, rest)]);
         }
         let (kind, params) = text.split_once(':').unwrap_or((text, ""));
-        let mut profile = Profile::of_kind(find_kind(kind.trim(), false)?);
-        let mut given = Vec::new();
-        for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (key, value) = param
-                .split_once('=')
-                .ok_or_else(|| ProfileError::Malformed(param.to_owned()))?;
-            // The last of two values would win silently: say so instead.
-            let key = key.trim();
-            if given.contains(&key) {
-                return Err(ProfileError::DuplicateKey {
-                    key: key.to_owned(),
-                    text: text.to_owned(),
-                });
-            }
-            given.push(key);
-            profile.set(key, ParamValue::Text(value))?;
-        }
-        profile.check()?;
-        Ok(profile)
+        let kind = find_kind(kind.trim(), false)?;
+        Profile::inline(kind, &inline_items(text, params)?)
     }
 }
 

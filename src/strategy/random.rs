@@ -15,21 +15,19 @@ use crate::engine::{
 };
 use crate::meld;
 
-use super::profile::{Kind, Param, ParamError, ParamType, ParamValue, Params, write_inline};
+use super::profile::{Given, KeyError, Keys, Kind, ParamError, Params, keys, write_inline};
 use super::{best_discard_except, draw_when};
 
 /// The table's row of `random`.
-pub(super) const KIND: Kind = Kind::of::<RandomParams>(
-    "random",
-    &[Param::new("knock_prob", ParamType::Number, "a number from 0 to 1")],
-    None,
-);
+pub(super) const KIND: Kind = Kind::of::<RandomParams>("random", None);
 
-/// The parameters of [`Random`] (`random:knock_prob=0.25`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct RandomParams {
-    /// Probability of knocking when a knock is legal (0 to 1, default 0.5).
-    pub knock_prob: f64,
+keys! {
+    /// The parameters of [`Random`] (`random:knock_prob=0.25`).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RandomParams {
+        /// Probability of knocking when a knock is legal (0 to 1, default 0.5).
+        pub knock_prob: f64 => Number "a number from 0 to 1",
+    }
 }
 
 impl Default for RandomParams {
@@ -43,17 +41,20 @@ impl Params for RandomParams {
         &KIND
     }
 
-    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ParamError> {
-        debug_assert_eq!(key, "knock_prob");
-        self.knock_prob = value
-            .read::<f64>()
-            .filter(|p| (0.0..=1.0).contains(p))
-            .ok_or(ParamError::Invalid)?;
-        Ok(())
-    }
-
     fn build(&self, seed: u64) -> Box<dyn Strategy> {
         Box::new(Random::new(seed, self.knock_prob))
+    }
+}
+
+impl Keys for RandomParams {
+    const PARAMS: &'static [crate::strategy::Param] = RandomParams::KEY_LIST;
+    type Params = RandomParams;
+
+    fn resolve(self, _given: &Given) -> Result<RandomParams, KeyError> {
+        if !(0.0..=1.0).contains(&self.knock_prob) {
+            return Err(("knock_prob", ParamError::Invalid));
+        }
+        Ok(self)
     }
 }
 

@@ -16,11 +16,26 @@ use crate::engine::{
 use crate::cards::Card;
 use crate::meld;
 
-use super::profile::{Kind, ParamError, ParamValue, Params, write_inline};
+use super::profile::{Given, KeyError, Keys, Kind, Params, keys, write_inline};
 use super::{draw_when, joins_meld};
 
 /// The table's row of `simple`.
-pub(super) const KIND: Kind = Kind::of::<SimpleParams>("simple", &[], None);
+pub(super) const KIND: Kind = Kind::of::<SimpleKeys>("simple", None);
+
+keys! {
+    /// The keys of `simple`: none.
+    #[derive(Default)]
+    struct SimpleKeys {}
+}
+
+impl Keys for SimpleKeys {
+    const PARAMS: &'static [crate::strategy::Param] = SimpleKeys::KEY_LIST;
+    type Params = SimpleParams;
+
+    fn resolve(self, _given: &Given) -> Result<SimpleParams, KeyError> {
+        Ok(SimpleParams)
+    }
+}
 
 /// The parameters of [`Simple`]: none.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -29,10 +44,6 @@ pub struct SimpleParams;
 impl Params for SimpleParams {
     fn kind(&self) -> &'static Kind {
         &KIND
-    }
-
-    fn set(&mut self, key: &str, _value: ParamValue<'_>) -> Result<(), ParamError> {
-        unreachable!("simple has no parameter {key}")
     }
 
     fn build(&self, seed: u64) -> Box<dyn Strategy> {

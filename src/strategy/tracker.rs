@@ -55,52 +55,65 @@ use crate::engine::{
 use crate::meld;
 
 use super::knowledge::{Evidence, joiners};
-use super::profile::{Kind, Param, ParamError, ParamType, ParamValue, Params, write_inline};
+use super::profile::{Given, KeyError, Keys, Kind, ParamError, Params, keys, write_inline};
 use super::{Knowledge, best_discard_except, draw_when};
 
 /// The table's row of `tracker`: its profile is the player itself.
-pub(super) const KIND: Kind = Kind::of::<Tracker>(
-    "tracker",
-    &[
-        Param::new("knock_at", ParamType::Integer, "an integer from 0 to 10"),
-        Param::new("safety", ParamType::Number, "a number from 0 to 20"),
-        Param::new("slack", ParamType::Integer, "an integer from 0 to 20"),
-        Param::new("outs", ParamType::Number, "a number from 0 to 20"),
-        Param::new("draw_outs", ParamType::Number, "a number from 0 to 20"),
-        Param::new("hold", ParamType::Number, "a number from 0 to 5"),
-        Param::new("margin", ParamType::Number, "a number from -50 to 50"),
-        Param::new("late_stock", ParamType::Integer, "an integer from 0 to 31"),
-    ],
-    None,
-);
+pub(super) const KIND: Kind = Kind::of::<Tracker>("tracker", None);
 
-/// The discard-tracking strategy.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Tracker {
-    /// Knock at or below this deadwood (capped by the knock limit); `None`: the limit.
-    pub knock_at: Option<u8>,
-    /// Deadwood points charged per unit of [`Knowledge::meld_chance`] of a discard.
-    pub safety: f32,
-    /// How much more deadwood than the best discard a safer discard may leave.
-    pub slack: u8,
-    /// Deadwood points credited per live out kept ([`Knowledge::live_outs`]).
-    pub outs: f32,
-    /// Deadwood points credited per live out gained by taking a card.
-    pub draw_outs: f32,
-    /// A knock needs the estimated opponent deadwood to exceed the own by
-    /// `hold × undercut bonus + margin`.
-    pub hold: f32,
-    /// See [`Tracker::hold`].
-    pub margin: f32,
-    /// Knock whenever allowed once the stock holds at most this many cards.
-    pub late_stock: u32,
-    /// The opponent's actions read so far this hand (boxed: it is large, and
-    /// profiles hold a `Tracker`).
-    evidence: Box<Evidence>,
-    /// The last 11-card hand solved and its best discard.
-    last: Option<(CardSet, meld::Discard)>,
-    /// The 10 cards kept at the last turn end and their deadwood.
-    kept: Option<(CardSet, u8)>,
+keys! {
+    /// The discard-tracking strategy.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Tracker {
+        /// Knock at or below this deadwood (capped by the knock limit); `None`: the limit.
+        pub knock_at: Option<u8> => Integer "an integer from 0 to 10",
+        /// Deadwood points charged per unit of [`Knowledge::meld_chance`] of a discard.
+        pub safety: f32 => Number "a number from 0 to 20",
+        /// How much more deadwood than the best discard a safer discard may leave.
+        pub slack: u8 => Integer "an integer from 0 to 20",
+        /// Deadwood points credited per live out kept ([`Knowledge::live_outs`]).
+        pub outs: f32 => Number "a number from 0 to 20",
+        /// Deadwood points credited per live out gained by taking a card.
+        pub draw_outs: f32 => Number "a number from 0 to 20",
+        /// A knock needs the estimated opponent deadwood to exceed the own by
+        /// `hold × undercut bonus + margin`.
+        pub hold: f32 => Number "a number from 0 to 5",
+        /// See [`Tracker::hold`].
+        pub margin: f32 => Number "a number from -50 to 50",
+        /// Knock whenever allowed once the stock holds at most this many cards.
+        pub late_stock: u32 => Integer "an integer from 0 to 31",
+    }
+    extra {
+        /// The opponent's actions read so far this hand (boxed: it is large, and
+        /// profiles hold a `Tracker`).
+        evidence: Box<Evidence>,
+        /// The last 11-card hand solved and its best discard.
+        last: Option<(CardSet, meld::Discard)>,
+        /// The 10 cards kept at the last turn end and their deadwood.
+        kept: Option<(CardSet, u8)>,
+    }
+}
+
+impl Keys for Tracker {
+    const PARAMS: &'static [crate::strategy::Param] = Tracker::KEY_LIST;
+    type Params = Tracker;
+
+    fn resolve(self, _given: &Given) -> Result<Tracker, KeyError> {
+        let ranges = [
+            ("knock_at", f32::from(self.knock_at.unwrap_or(0)), 10.0),
+            ("safety", self.safety, 20.0),
+            ("slack", f32::from(self.slack), 20.0),
+            ("outs", self.outs, 20.0),
+            ("draw_outs", self.draw_outs, 20.0),
+            ("hold", self.hold, 5.0),
+            ("margin", self.margin.abs(), 50.0),
+            ("late_stock", self.late_stock as f32, 31.0),
+        ];
+        match ranges.iter().find(|(_, x, most)| !(0.0..=*most).contains(x)) {
+            Some(&(key, _, _)) => Err((key, ParamError::Invalid)),
+            None => Ok(self),
+        }
+    }
 }
 
 impl Default for Tracker {
@@ -124,32 +137,6 @@ impl Default for Tracker {
 impl Params for Tracker {
     fn kind(&self) -> &'static Kind {
         &KIND
-    }
-
-    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ParamError> {
-        let range = match key {
-            "knock_at" => 0.0..=10.0,
-            "safety" | "slack" | "outs" | "draw_outs" => 0.0..=20.0,
-            "hold" => 0.0..=5.0,
-            "margin" => -50.0..=50.0,
-            _ => 0.0..=31.0,
-        };
-        let integer = matches!(key, "knock_at" | "slack" | "late_stock");
-        let x = value
-            .read::<f32>()
-            .filter(|x| range.contains(x) && (!integer || x.fract() == 0.0))
-            .ok_or(ParamError::Invalid)?;
-        match key {
-            "knock_at" => self.knock_at = Some(x as u8),
-            "safety" => self.safety = x,
-            "slack" => self.slack = x as u8,
-            "outs" => self.outs = x,
-            "draw_outs" => self.draw_outs = x,
-            "hold" => self.hold = x,
-            "margin" => self.margin = x,
-            _ => self.late_stock = x as u32,
-        }
-        Ok(())
     }
 
     fn build(&self, _seed: u64) -> Box<dyn Strategy> {

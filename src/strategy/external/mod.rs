@@ -42,7 +42,7 @@ use crate::engine::{
 use crate::protocol::{self, Move};
 use crate::seed::bot_seed;
 
-use super::profile::{Kind, Param, ParamError, ParamType, ParamValue, Params};
+use super::profile::{Given, KeyError, Keys, Kind, ParamError, Params, keys};
 
 /// A bot process playing one game (see the module docs).
 #[derive(Debug)]
@@ -196,144 +196,142 @@ impl Drop for External {
 
 /// The table's row of `external`: a profile file's `kind = "external"`,
 /// inline `exec:COMMAND`.
-pub(in crate::strategy) const KIND: Kind = Kind::of::<Arc<Bot>>(
-    "external",
-    &[
-        Param::new("command", ParamType::Toml, "a non-empty array of strings, e.g. [\"python3\", \"bot.py\"]"),
-        Param::new("timeout_ms", ParamType::Integer, "an integer from 1 to 3600000"),
-        Param::new("options", ParamType::Toml, "a table, sent to the bot in hello"),
-        Param::new("log_dir", ParamType::Text, "a folder path"),
-        Param::new("cwd", ParamType::Text, "a folder path: the bot's working directory"),
-        Param::new("handshake_ms", ParamType::Integer, "an integer from 1 to 3600000"),
-        Param::new("first_move_ms", ParamType::Integer, "an integer from 1 to 3600000"),
-        Param::new("max_log_bytes", ParamType::Integer, "an integer from 0 up"),
-        Param::new("sandbox", ParamType::Text, "auto, strict or off"),
-        Param::new("read", ParamType::Toml, "an array of paths the bot may read"),
-        Param::new("scratch", ParamType::Text, "a folder path the bot may write"),
-        Param::new("network", ParamType::Boolean, "true or false"),
-        Param::new("max_memory_mb", ParamType::Integer, "an integer from 16 up (MiB of address space)"),
-        Param::new("max_processes", ParamType::Integer, "an integer from 1 up"),
-        Param::new("max_open_files", ParamType::Integer, "an integer from 16 up"),
-    ],
-    Some("exec"),
-);
+pub(in crate::strategy) const KIND: Kind = Kind::of::<BotKeys>("external", Some("exec"));
+
+keys! {
+    /// The keys of an external profile, read into its [`BotSpec`] (see
+    /// there for what each does).
+    #[derive(Default)]
+    struct BotKeys {
+        /// The command line: words, or one line split as a shell would.
+        command: Option<Command> => Toml "a non-empty array of strings, e.g. [\"python3\", \"bot.py\"]",
+        /// [`BotSpec::timeout_ms`].
+        timeout_ms: Option<u64> => Integer "an integer from 1 to 3600000",
+        /// [`BotSpec::options`].
+        options: Option<toml::Table> => Toml "a table, sent to the bot in hello",
+        /// [`BotSpec::log_dir`].
+        log_dir: Option<String> => Text "a folder path",
+        /// [`BotSpec::cwd`].
+        cwd: Option<String> => Text "a folder path: the bot's working directory",
+        /// [`BotSpec::handshake_ms`].
+        handshake_ms: Option<u64> => Integer "an integer from 1 to 3600000",
+        /// [`BotSpec::first_move_ms`].
+        first_move_ms: Option<u64> => Integer "an integer from 1 to 3600000",
+        /// [`BotSpec::max_log_bytes`].
+        max_log_bytes: Option<u64> => Integer "an integer from 0 up",
+        /// [`SandboxSpec::mode`].
+        sandbox: Option<String> => Text "auto, strict or off",
+        /// [`SandboxSpec::read`].
+        read: Option<Vec<String>> => Toml "an array of paths the bot may read",
+        /// [`SandboxSpec::scratch`].
+        scratch: Option<String> => Text "a folder path the bot may write",
+        /// [`SandboxSpec::network`].
+        network: Option<bool> => Boolean "true or false",
+        /// [`SandboxSpec::memory_mb`].
+        max_memory_mb: Option<u64> => Integer "an integer from 16 up (MiB of address space)",
+        /// [`SandboxSpec::processes`].
+        max_processes: Option<u64> => Integer "an integer from 1 up",
+        /// [`SandboxSpec::open_files`].
+        max_open_files: Option<u64> => Integer "an integer from 16 up",
+    }
+}
+
+/// The `command` key: a line (inline, or a string in a file) or words.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Command {
+    /// One line, split as a shell would.
+    Line(String),
+    /// The words.
+    Words(Vec<String>),
+}
 
 /// What an inline `exec:` command must be.
 const INLINE_COMMAND: &str =
     "a command line naming a program, e.g. exec:python3 bot.py (quotes must close)";
 
-impl Default for Bot {
-    /// A bot with no command yet (a profile being read), with a host of
-    /// its own until the profile is bound to a lab ([`Params::bind`]).
-    fn default() -> Bot {
-        Bot::new(BotSpec::new(Vec::new()), &BotHost::new())
+/// An external profile is its bot, with a host of its own until it is
+/// bound to a lab ([`Params::bind`]).
+impl Keys for BotKeys {
+    const PARAMS: &'static [super::profile::Param] = BotKeys::KEY_LIST;
+    type Params = Arc<Bot>;
+
+    fn resolve(self, given: &Given) -> Result<Arc<Bot>, KeyError> {
+        let invalid = |key| (key, ParamError::Invalid);
+        let within = |key, value: Option<u64>, low: u64, high: u64| match value {
+            Some(t) if !(low..=high).contains(&t) => Err(invalid(key)),
+            _ => Ok(value),
+        };
+        let path = |key, dir: Option<String>| match dir {
+            Some(dir) if dir.is_empty() => Err(invalid(key)),
+            dir => Ok(dir.map(PathBuf::from)),
+        };
+        let mut spec = BotSpec::new(Vec::new());
+        match self.command {
+            Some(Command::Line(line)) if given.inline => {
+                spec.command = split_command(&line)
+                    .filter(|w| w.first().is_some_and(|program| !program.is_empty()))
+                    .ok_or(("command", ParamError::Expected(INLINE_COMMAND)))?;
+            }
+            Some(Command::Line(line)) => {
+                spec.command = split_command(&line).ok_or(invalid("command"))?;
+            }
+            Some(Command::Words(words)) => spec.command = words,
+            None => {}
+        }
+        if let Some(t) = within("timeout_ms", self.timeout_ms, 1, 3_600_000)? {
+            spec.timeout_ms = t;
+        }
+        if let Some(table) = &self.options {
+            spec.options = protocol::options_from_toml(table)
+                .map_err(|message| ("options", ParamError::Message(message)))?;
+        }
+        spec.log_dir = self.log_dir.map(PathBuf::from);
+        spec.cwd = path("cwd", self.cwd)?;
+        spec.handshake_ms = within("handshake_ms", self.handshake_ms, 1, 3_600_000)?;
+        spec.first_move_ms = within("first_move_ms", self.first_move_ms, 1, 3_600_000)?;
+        if let Some(bytes) = self.max_log_bytes {
+            spec.max_log_bytes = bytes;
+        }
+        if let Some(mode) = self.sandbox {
+            spec.sandbox.mode = Some(mode.parse().map_err(|_| invalid("sandbox"))?);
+        }
+        if let Some(paths) = self.read {
+            spec.sandbox.read = paths
+                .into_iter()
+                .map(|p| (!p.is_empty()).then(|| PathBuf::from(p)))
+                .collect::<Option<Vec<_>>>()
+                .ok_or(invalid("read"))?;
+        }
+        spec.sandbox.scratch = path("scratch", self.scratch)?;
+        if let Some(allowed) = self.network {
+            spec.sandbox.network = allowed;
+        }
+        if let Some(m) = within("max_memory_mb", self.max_memory_mb, 16, u64::MAX)? {
+            spec.sandbox.memory_mb = m;
+        }
+        if let Some(n) = within("max_processes", self.max_processes, 1, u64::MAX)? {
+            spec.sandbox.processes = n;
+        }
+        if let Some(n) = within("max_open_files", self.max_open_files, 16, u64::MAX)? {
+            spec.sandbox.open_files = n;
+        }
+        if spec.command.first().is_none_or(String::is_empty) {
+            return Err(("", ParamError::Conflict("needs command = [\"PROGRAM\", \"ARG\", ...]")));
+        }
+        Ok(Arc::new(Bot::new(spec, &BotHost::new())))
     }
 }
 
-/// An external profile is its bot: profiles cloned from it share the pool.
-/// A parameter set on it makes another bot, with a pool of its own.
 impl Params for Arc<Bot> {
     fn kind(&self) -> &'static Kind {
         &KIND
-    }
-
-    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ParamError> {
-        let mut spec = self.spec().clone();
-        match (key, value) {
-            ("command", ParamValue::Text(line)) => {
-                spec.command = split_command(line)
-                    .filter(|w| w.first().is_some_and(|program| !program.is_empty()))
-                    .ok_or(ParamError::Expected(INLINE_COMMAND))?;
-            }
-            ("command", ParamValue::Toml(toml::Value::String(line))) => {
-                spec.command = split_command(line).ok_or(ParamError::Invalid)?;
-            }
-            ("command", ParamValue::Toml(toml::Value::Array(words))) => {
-                spec.command = words
-                    .iter()
-                    .map(|w| w.as_str().map(str::to_owned))
-                    .collect::<Option<Vec<_>>>()
-                    .ok_or(ParamError::Invalid)?;
-            }
-            ("timeout_ms", value) => {
-                spec.timeout_ms = value
-                    .read()
-                    .filter(|t| (1..=3_600_000).contains(t))
-                    .ok_or(ParamError::Invalid)?;
-            }
-            ("options", ParamValue::Toml(toml::Value::Table(table))) => {
-                spec.options = protocol::options_from_toml(table).map_err(ParamError::Message)?;
-            }
-            ("log_dir", ParamValue::Toml(toml::Value::String(dir))) => {
-                spec.log_dir = Some(dir.into());
-            }
-            ("cwd", ParamValue::Toml(toml::Value::String(dir))) if !dir.is_empty() => {
-                spec.cwd = Some(dir.into());
-            }
-            ("handshake_ms", value) => {
-                spec.handshake_ms = Some(
-                    value
-                        .read()
-                        .filter(|t| (1..=3_600_000).contains(t))
-                        .ok_or(ParamError::Invalid)?,
-                );
-            }
-            ("first_move_ms", value) => {
-                spec.first_move_ms = Some(
-                    value
-                        .read()
-                        .filter(|t| (1..=3_600_000).contains(t))
-                        .ok_or(ParamError::Invalid)?,
-                );
-            }
-            ("max_log_bytes", value) => {
-                spec.max_log_bytes = value.read().ok_or(ParamError::Invalid)?;
-            }
-            ("sandbox", ParamValue::Toml(toml::Value::String(mode))) => {
-                spec.sandbox.mode = Some(mode.parse().map_err(|_| ParamError::Invalid)?);
-            }
-            ("read", ParamValue::Toml(toml::Value::Array(paths))) => {
-                spec.sandbox.read = paths
-                    .iter()
-                    .map(|p| p.as_str().filter(|p| !p.is_empty()).map(PathBuf::from))
-                    .collect::<Option<Vec<_>>>()
-                    .ok_or(ParamError::Invalid)?;
-            }
-            ("scratch", ParamValue::Toml(toml::Value::String(dir))) if !dir.is_empty() => {
-                spec.sandbox.scratch = Some(dir.into());
-            }
-            ("network", ParamValue::Toml(toml::Value::Boolean(allowed))) => {
-                spec.sandbox.network = *allowed;
-            }
-            ("max_memory_mb", value) => {
-                spec.sandbox.memory_mb =
-                    value.read().filter(|&m| m >= 16).ok_or(ParamError::Invalid)?;
-            }
-            ("max_processes", value) => {
-                spec.sandbox.processes =
-                    value.read().filter(|&n| n >= 1).ok_or(ParamError::Invalid)?;
-            }
-            ("max_open_files", value) => {
-                spec.sandbox.open_files =
-                    value.read().filter(|&n| n >= 16).ok_or(ParamError::Invalid)?;
-            }
-            _ => return Err(ParamError::Invalid),
-        }
-        *self = Arc::new(Bot::new(spec, self.host()));
-        Ok(())
     }
 
     /// The bot starts its processes from the lab's host.
     fn bind(&mut self, lab: &crate::lab::Lab) {
         if !Arc::ptr_eq(self.host(), lab.bots()) {
             *self = Arc::new(Bot::new(self.spec().clone(), lab.bots()));
-        }
-    }
-
-    fn check(&self) -> Result<(), &'static str> {
-        match self.spec().command.first() {
-            Some(program) if !program.is_empty() => Ok(()),
-            _ => Err("needs command = [\"PROGRAM\", \"ARG\", ...]"),
         }
     }
 

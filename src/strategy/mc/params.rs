@@ -8,49 +8,15 @@ use super::config::{
     Budget, Choice, FastOwn, McConfig, OpponentModel, RolloutPlay, Rollouts, WorldModel,
 };
 use super::{McCaches, MonteCarlo, budget};
-use crate::strategy::profile::{
-    Kind, Param, ParamError, ParamType, ParamValue, Params, write_inline,
-};
+use crate::strategy::profile::{Given, KeyError, Keys, Kind, ParamError, Params, keys, write_inline};
 use crate::strategy::Strategy;
 
 /// The table's row of `mc`.
-pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
-    "mc",
-    &[
-        Param::new("samples", ParamType::Integer, "an integer from 1 to 65536"),
-        Param::new(
-            "budget_ms",
-            ParamType::Number,
-            "a number of milliseconds above 0, at most 256",
-        ),
-        Param::new(
-            "game_budget_ms",
-            ParamType::Number,
-            "a number of milliseconds above 0, at most 3600000",
-        ),
-        Param::new("game_worlds", ParamType::Integer, "an integer from 1 to 10^12"),
-        Param::new("rollout", ParamType::Text, "greedy or tracker"),
-        Param::new("own_rollout", ParamType::Text, "greedy, tracker or frozen"),
-        Param::new("base", ParamType::Text, "greedy or tracker"),
-        Param::new("own_knock_at", ParamType::Integer, "an integer from 0 to 10"),
-        Param::new("opp_knock_at", ParamType::Integer, "an integer from 0 to 10"),
-        Param::new("opp_knock_share", ParamType::Number, "a number above 0, at most 1"),
-        Param::new("weighting", ParamType::Text, "none or tracker"),
-        Param::new("discards", ParamType::Integer, "an integer from 1 to 11"),
-        Param::new("confidence", ParamType::Number, "a number from 0 to 10"),
-        Param::new("calibrate", ParamType::Boolean, "true or false"),
-        Param::new("adapt", ParamType::Boolean, "true or false"),
-        Param::new("adapt_prior", ParamType::Number, "a number above 0 and below 1"),
-        Param::new("adapt_share", ParamType::Number, "a number from 0 to below 1"),
-        Param::new("frozen_turns", ParamType::Integer, "an integer from 1 to 30"),
-        Param::new("prune", ParamType::Boolean, "true or false"),
-        Param::new("seed", ParamType::Integer, "an integer from 0 to 2^64 - 1"),
-    ],
-    None,
-);
+pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>("mc", None);
 
 /// The policy that plays both seats in a rollout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Rollout {
     /// [`Greedy`](crate::strategy::Greedy) with its defaults.
     Greedy,
@@ -59,7 +25,8 @@ pub enum Rollout {
 }
 
 /// The policy of this player's own future play in a rollout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum OwnRollout {
     /// [`Greedy`](crate::strategy::Greedy) with its defaults.
     Greedy,
@@ -86,7 +53,8 @@ impl OwnRollout {
 }
 
 /// How the opponent's hidden cards are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Weighting {
     /// Uniformly among the unseen cards.
     None,
@@ -94,40 +62,41 @@ pub enum Weighting {
     Tracker,
 }
 
+keys! {
 /// The profile keys of [`MonteCarlo`], one field a key (`mc:samples=640`,
 /// `samples = 640` in a file): sugar for [`McConfig`], which
 /// [`McParams::config`] resolves them to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct McParams {
     /// Worlds sampled per decision (1 to 65536).
-    pub samples: u32,
+    pub samples: u32 => Integer "an integer from 1 to 65536",
     /// The time per decision `samples` was resolved from (`budget_ms`;
     /// recorded so the profile prints it).
-    pub budget_ms: Option<f64>,
+    pub budget_ms: Option<f64> => Number "a number of milliseconds above 0, at most 256",
     /// The time per game `game_worlds` was resolved from (`game_budget_ms`).
-    pub game_budget_ms: Option<f64>,
+    pub game_budget_ms: Option<f64> => Number "a number of milliseconds above 0, at most 3600000",
     /// Worlds for a whole game, shared out over its sampled decisions
     /// ([`budget::GameAccount`]); `samples` is then not used.
-    pub game_worlds: Option<u64>,
+    pub game_worlds: Option<u64> => Integer "an integer from 1 to 10^12",
     /// The rollout policy.
-    pub rollout: Rollout,
+    pub rollout: Rollout => Text "greedy or tracker",
     /// The policy of this player's own future play in rollouts, if not
     /// `rollout` (the opponent is always modelled by `rollout`).
-    pub own_rollout: Option<OwnRollout>,
+    pub own_rollout: Option<OwnRollout> => Text "greedy, tracker or frozen",
     /// How hidden cards are sampled.
-    pub weighting: Weighting,
+    pub weighting: Weighting => Text "none or tracker",
     /// Discards considered at the end of a turn (1 to 11).
-    pub discards: u8,
+    pub discards: u8 => Integer "an integer from 1 to 11",
     /// The policy whose answer is played unless sampling shows a better one
     /// with `confidence` (`greedy` or `tracker`).
-    pub base: Rollout,
+    pub base: Rollout => Text "greedy or tracker",
     /// The knock threshold of this player's own future play in rollouts
     /// (0 to 10; `None`: the rollout policy's default). The opponent is
     /// always modelled by the policy's default.
-    pub own_knock_at: Option<u8>,
+    pub own_knock_at: Option<u8> => Integer "an integer from 0 to 10",
     /// The knock threshold the opponent is modelled with (0 to 10; `None`:
     /// the rollout policy's default), in rollouts and in the calibration.
-    pub opp_knock_at: Option<u8>,
+    pub opp_knock_at: Option<u8> => Integer "an integer from 0 to 10",
     /// The share of its chances to knock short of gin that the opponent
     /// takes in rollouts (above 0, at most 1; 1: every chance, as the
     /// rollout policy does). Which chances it takes is a hash of the
@@ -135,41 +104,44 @@ pub struct McParams {
     /// Needs greedy rollouts on both sides' fast path (`rollout = greedy`,
     /// `own_rollout` not `tracker`); the calibration's model knocks at
     /// every chance.
-    pub opp_knock_share: f64,
+    pub opp_knock_share: f64 => Number "a number above 0, at most 1",
     /// Standard errors by which an answer must beat the base policy's
     /// choice to be played instead (0 to 10; 0: the best mean wins).
-    pub confidence: f64,
+    pub confidence: f64 => Number "a number from 0 to 10",
     /// Weight worlds by how likely a real opponent's hand has their
     /// deadwood ([`HandPrior`](super::HandPrior)).
-    pub calibrate: bool,
+    pub calibrate: bool => Boolean "true or false",
     /// Model the opponent in a share of the rollouts as declining knocks
     /// (playing for gin, or knocking at `adapt_share` of its chances), the
     /// share read from the knocks it made and declined this game
     /// ([`MonteCarlo::gin_chance`]); needs `rollout = greedy`.
-    pub adapt: bool,
+    pub adapt: bool => Boolean "true or false",
     /// With `adapt`: the share of worlds that model the opponent as
     /// declining knocks before it has knocked or declined a knock this game
     /// (above 0, below 1; default a half).
-    pub adapt_prior: f64,
+    pub adapt_prior: f64 => Number "a number above 0 and below 1",
     /// With `adapt`: the share of its knock chances short of gin that the
     /// kind of opponent that declines knocks takes (from 0, below 1; 0:
     /// it plays for gin only). A knock seen from the opponent then
     /// multiplies the odds for that kind by this share (at least
     /// `ADAPT_ODDS`, a tenth) instead of by `ADAPT_ODDS`.
-    pub adapt_share: f64,
+    pub adapt_share: f64 => Number "a number from 0 to below 1",
     /// With `own_rollout = frozen`: how many of this player's turns in a
     /// rollout follow the frozen rules; later ones draw and discard as
     /// greedy (the knock threshold stays). `None`: every turn.
-    pub frozen_turns: Option<u8>,
+    pub frozen_turns: Option<u8> => Integer "an integer from 1 to 30",
     /// Draw from the stock without sampling when the pile's top card
     /// cannot help the hand (`hopeless_pile_top` in `mc.rs`).
-    pub prune: bool,
+    pub prune: bool => Boolean "true or false",
     /// Mixed into the harness's seed.
-    pub seed: u64,
+    pub seed: u64 => Integer "an integer from 0 to 2^64 - 1",
+}
+extra {
     /// Where its players' tables come from: its own, shared by its clones,
     /// until it is bound to a lab ([`Params::bind`]). Not a key: any two
     /// compare equal, and it never changes a decision.
     pub caches: McCaches,
+}
 }
 
 impl Default for McParams {
@@ -287,158 +259,87 @@ impl McParams {
     }
 }
 
-/// Each parameter applies in the order given: `budget_ms` sets `samples`
-/// and `game_budget_ms` sets `game_worlds` (at [`budget::WORLDS_PER_MS`]),
-/// and a count given after its budget overrides it, which is how the
-/// printed profile pins the count. A profile file's keys are read in
-/// sorted order, where the count also comes after its budget. A budget
-/// per decision and one per game exclude each other.
+/// A budget resolves to its count: `budget_ms` sets `samples` and
+/// `game_budget_ms` sets `game_worlds` (at [`budget::WORLDS_PER_MS`]),
+/// unless the count is given after its budget, which is how the printed
+/// profile pins the count (inline, keys come in the order written; a
+/// profile file's in sorted order, where the count also comes after its
+/// budget). A budget per decision and one per game exclude each other;
+/// the cross-rules of the keys are [`McParams::config`]'s.
+impl Keys for McParams {
+    const PARAMS: &'static [crate::strategy::Param] = McParams::KEY_LIST;
+    const WIDE: &'static [&'static str] = &["seed"];
+    type Params = McParams;
+
+    fn resolve(mut self, given: &Given) -> Result<McParams, KeyError> {
+        let invalid = |key| Err((key, ParamError::Invalid));
+        let in_range = |x: f64, low: f64, high: f64| x > low && x <= high;
+        if !(1..=budget::MAX_WORLDS as u32).contains(&self.samples) {
+            return invalid("samples");
+        }
+        if self.budget_ms.is_some_and(|ms| !in_range(ms, 0.0, 256.0)) {
+            return invalid("budget_ms");
+        }
+        if self.game_budget_ms.is_some_and(|ms| !in_range(ms, 0.0, 3_600_000.0)) {
+            return invalid("game_budget_ms");
+        }
+        if self.game_worlds.is_some_and(|n| !(1..=1_000_000_000_000).contains(&n)) {
+            return invalid("game_worlds");
+        }
+        if self.discards == 0 || self.discards > 11 {
+            return invalid("discards");
+        }
+        if self.own_knock_at.is_some_and(|k| k > 10) {
+            return invalid("own_knock_at");
+        }
+        if self.opp_knock_at.is_some_and(|k| k > 10) {
+            return invalid("opp_knock_at");
+        }
+        if !in_range(self.opp_knock_share, 0.0, 1.0) {
+            return invalid("opp_knock_share");
+        }
+        if !(0.0..=10.0).contains(&self.confidence) {
+            return invalid("confidence");
+        }
+        if !(self.adapt_prior > 0.0 && self.adapt_prior < 1.0) {
+            return invalid("adapt_prior");
+        }
+        if !(0.0..1.0).contains(&self.adapt_share) {
+            return invalid("adapt_share");
+        }
+        if self.frozen_turns.is_some_and(|n| !(1..=30).contains(&n)) {
+            return invalid("frozen_turns");
+        }
+        if self.budget_ms.is_some() && (self.game_budget_ms.is_some() || self.game_worlds.is_some()) {
+            return Err((
+                "",
+                ParamError::Conflict(
+                    "takes a budget per decision (budget_ms) or per game (game_budget_ms, game_worlds), not both",
+                ),
+            ));
+        }
+        if let Some(ms) = self.budget_ms
+            && !given.after("samples", "budget_ms")
+        {
+            self.samples = budget::worlds(ms) as u32;
+        }
+        if let Some(ms) = self.game_budget_ms
+            && !given.after("game_worlds", "game_budget_ms")
+        {
+            self.game_worlds = Some(budget::worlds(ms));
+        }
+        // Inline, a seed may be any u64, beyond TOML's integers.
+        if let Some(seed) = given.wide("seed") {
+            self.seed = seed;
+        }
+        self.config().map_err(|message| ("", ParamError::Conflict(message)))?;
+        Ok(self)
+    }
+}
+
 impl Params for McParams {
     fn kind(&self) -> &'static Kind {
         &KIND
-    }
-
-    fn set(&mut self, key: &str, value: ParamValue<'_>) -> Result<(), ParamError> {
-        match key {
-            "samples" => {
-                self.samples = value
-                    .read()
-                    .filter(|n| (1..=budget::MAX_WORLDS as u32).contains(n))
-                    .ok_or(ParamError::Invalid)?;
-            }
-            "budget_ms" | "game_budget_ms" | "game_worlds" => {
-                let per_game = key != "budget_ms";
-                if per_game && self.budget_ms.is_some()
-                    || !per_game && (self.game_budget_ms.is_some() || self.game_worlds.is_some())
-                {
-                    return Err(ParamError::Conflict(
-                        "takes a budget per decision (budget_ms) or per game (game_budget_ms, game_worlds), not both",
-                    ));
-                }
-                match key {
-                    "budget_ms" => {
-                        let ms = value
-                            .read()
-                            .filter(|ms: &f64| *ms > 0.0 && *ms <= 256.0)
-                            .ok_or(ParamError::Invalid)?;
-                        self.budget_ms = Some(ms);
-                        self.samples = budget::worlds(ms) as u32;
-                    }
-                    "game_budget_ms" => {
-                        let ms = value
-                            .read()
-                            .filter(|ms: &f64| *ms > 0.0 && *ms <= 3_600_000.0)
-                            .ok_or(ParamError::Invalid)?;
-                        self.game_budget_ms = Some(ms);
-                        self.game_worlds = Some(budget::worlds(ms));
-                    }
-                    _ => {
-                        self.game_worlds = Some(
-                            value
-                                .read()
-                                .filter(|n| (1..=1_000_000_000_000).contains(n))
-                                .ok_or(ParamError::Invalid)?,
-                        );
-                    }
-                }
-            }
-            "discards" => {
-                self.discards = value
-                    .read()
-                    .filter(|n| (1..=11).contains(n))
-                    .ok_or(ParamError::Invalid)?;
-            }
-            "own_knock_at" | "opp_knock_at" => {
-                let k = value.read().filter(|k| *k <= 10);
-                if key == "own_knock_at" {
-                    self.own_knock_at =
-                        Some(k.ok_or(ParamError::Invalid)?);
-                } else {
-                    self.opp_knock_at =
-                        Some(k.ok_or(ParamError::Invalid)?);
-                }
-            }
-            "opp_knock_share" => {
-                self.opp_knock_share = value
-                    .read()
-                    .filter(|x: &f64| *x > 0.0 && *x <= 1.0)
-                    .ok_or(ParamError::Invalid)?;
-            }
-            "confidence" => {
-                self.confidence = value
-                    .read()
-                    .filter(|z: &f64| (0.0..=10.0).contains(z))
-                    .ok_or(ParamError::Invalid)?;
-            }
-            "calibrate" => {
-                self.calibrate = value
-                    .read()
-                    .ok_or(ParamError::Invalid)?;
-            }
-            "adapt" => {
-                self.adapt = value.read().ok_or(ParamError::Invalid)?;
-            }
-            "adapt_prior" => {
-                self.adapt_prior = value
-                    .read()
-                    .filter(|x: &f64| *x > 0.0 && *x < 1.0)
-                    .ok_or(ParamError::Invalid)?;
-            }
-            "adapt_share" => {
-                self.adapt_share = value
-                    .read()
-                    .filter(|x: &f64| (0.0..1.0).contains(x))
-                    .ok_or(ParamError::Invalid)?;
-            }
-            "prune" => {
-                self.prune = value.read().ok_or(ParamError::Invalid)?;
-            }
-            "frozen_turns" => {
-                self.frozen_turns = Some(
-                    value
-                        .read()
-                        .filter(|n| (1..=30).contains(n))
-                        .ok_or(ParamError::Invalid)?,
-                );
-            }
-            "seed" => {
-                self.seed = value
-                    .read()
-                    .ok_or(ParamError::Invalid)?;
-            }
-            "own_rollout" => {
-                self.own_rollout = Some(match value.read::<String>().as_deref() {
-                    Some("greedy") => OwnRollout::Greedy,
-                    Some("tracker") => OwnRollout::Tracker,
-                    Some("frozen") => OwnRollout::Frozen,
-                    _ => return Err(ParamError::Invalid),
-                });
-            }
-            "rollout" | "base" => {
-                let policy = match value.read::<String>().as_deref() {
-                    Some("greedy") => Rollout::Greedy,
-                    Some("tracker") => Rollout::Tracker,
-                    _ => return Err(ParamError::Invalid),
-                };
-                match key {
-                    "base" => self.base = policy,
-                    _ => self.rollout = policy,
-                }
-            }
-            "weighting" => {
-                self.weighting = match value.read::<String>().as_deref() {
-                    Some("none") => Weighting::None,
-                    Some("tracker") => Weighting::Tracker,
-                    _ => return Err(ParamError::Invalid),
-                };
-            }
-            _ => unreachable!("mc has no parameter {key}"),
-        }
-        Ok(())
-    }
-
-    fn check(&self) -> Result<(), &'static str> {
-        self.config().map(drop)
     }
 
     fn build(&self, seed: u64) -> Box<dyn Strategy> {
@@ -448,6 +349,10 @@ impl Params for McParams {
 
     fn bind(&mut self, lab: &crate::lab::Lab) {
         self.caches = lab.mc().clone();
+    }
+
+    fn share(&mut self, from: &McParams) {
+        self.caches = from.caches.clone();
     }
 }
 
@@ -656,6 +561,9 @@ mod tests {
         // A retired key is refused like any unknown one.
         assert!(e("mc:objective=game").contains(&KIND.param_names()));
         assert!(e("mc:seed=-1").contains("2^64"));
+        assert!(e("mc:seed=18446744073709551616").contains("2^64"));
+        assert_eq!(keys("mc:seed=18446744073709551615").seed, u64::MAX);
+        assert!(e("mc:discards=18446744073709551615").contains("1 to 11"));
         assert!(e("mc:depth=3").contains(&KIND.param_names()));
         assert!(e("mc:budget_ms=0").contains("above 0, at most 256"));
         assert!(e("mc:budget_ms=fast").contains("`mc:budget_ms`"));
