@@ -85,7 +85,7 @@ fn file_type_fits(key: &str, value: &toml::Value) -> bool {
         "schedule" | "rollout" | "own_rollout" | "base" | "weighting" => {
             matches!(value, String(_))
         }
-        "calibrate" | "adapt" | "prune" => matches!(value, Boolean(_)),
+        "calibrate" | "adapt" | "prune" | "plan_draw" => matches!(value, Boolean(_)),
         "knock_prob" | "safety" | "outs" | "draw_outs" | "hold" | "margin" | "confidence"
         | "adapt_prior" => {
             matches!(value, Integer(_) | Float(_))
@@ -804,6 +804,8 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     frozen_turns: frozen_turns.filter(|_| own_rollout == Some(OwnRollout::Frozen)),
                     prune,
                     seed,
+                    // Both values, without a wider tuple.
+                    plan_draw: seed % 3 == 0,
                     caches: McCaches::default(),
                 }
             },

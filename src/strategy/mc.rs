@@ -80,7 +80,7 @@ use rand_pcg::Pcg64Mcg;
 use crate::cards::{Card, CardSet};
 use crate::engine::{
     Action, DrawSource, Hand, Phase, PlayerView, Seat, Strategy, TurnEnd,
-    big_gin_legal, legal_discards, pile_allowed, play_hand,
+    big_gin_legal, pile_allowed, play_hand,
 };
 use crate::meld;
 use crate::rules::Rules;
@@ -250,6 +250,13 @@ impl MonteCarlo {
 
     /// The index of the best of `candidates` (all legal in `view`).
     fn choose(&mut self, view: &PlayerView<'_>, candidates: &[Action]) -> usize {
+        let lines: Vec<Line> = candidates.iter().map(|&a| Line::from(a)).collect();
+        self.choose_line(view, &lines)
+    }
+
+    /// The index of the best of `candidates`, lines of play whose first
+    /// action is legal in `view`.
+    fn choose_line(&mut self, view: &PlayerView<'_>, candidates: &[Line]) -> usize {
         self.decisions[0] += 1;
         if candidates.len() == 1 {
             return 0;
@@ -303,7 +310,7 @@ impl MonteCarlo {
         &mut self,
         view: &PlayerView<'v>,
         knowledge: Option<&Knowledge>,
-        candidates: &[Action],
+        candidates: &[Line],
         live: &[usize],
         s: &mut Sampled<'v>,
         count: usize,
@@ -352,7 +359,7 @@ impl MonteCarlo {
         &mut self,
         view: &PlayerView<'v>,
         world: &World,
-        candidates: &[Action],
+        candidates: &[Line],
         live: &[usize],
         scratch: &mut Option<Hand<'v>>,
         values: &mut Vec<f64>,
@@ -390,8 +397,10 @@ impl MonteCarlo {
             }
             for &c in live {
                 let mut rollout = base.clone();
+                let Line { first: action, then } = candidates[c];
                 let outcome = rollout
-                    .apply(candidates[c])
+                    .apply(action)
+                    .or_else(|| then.and_then(|a| rollout.apply(a)))
                     .unwrap_or_else(|| rollout.play(knock_at));
                 values[first + c] = self.value(view, outcome.winner());
             }
@@ -407,8 +416,13 @@ impl MonteCarlo {
                 }
                 None => scratch.insert(base.clone()),
             };
-            hand.apply(seat, candidates[c])
+            let Line { first: action, then } = candidates[c];
+            hand.apply(seat, action)
                 .expect("candidates are legal in the view");
+            if let Some(then) = then {
+                hand.apply(seat, then)
+                    .expect("a planned turn end is legal after its draw");
+            }
             let [own, other] = &mut self.players;
             let mut players: [&mut dyn Strategy; 2] = match seat {
                 Seat::A => [own.as_mut(), other.as_mut()],
@@ -429,17 +443,27 @@ impl MonteCarlo {
 
     /// The end-of-turn candidates, greedy's choice first.
     fn turn_candidates(&self, view: &PlayerView<'_>) -> Vec<Action> {
-        let best = best_discard_except(view.hand, view.taken_from_pile);
-        let can_knock = best.deadwood <= view.knock_limit;
         if let Phase::EndTurn {
             must_knock: true, ..
         } = view.phase
         {
+            let best = best_discard_except(view.hand, view.taken_from_pile);
             return vec![Action::EndTurn(TurnEnd::Knock(best.card))];
         }
-        let mut ranked: Vec<(u8, Card)> = legal_discards(view)
+        self.turn_ends(view.hand, view.taken_from_pile, view.knock_limit)
+    }
+
+    /// The candidate ends of a turn with `hand` (eleven cards; `taken`: the
+    /// card taken from the pile, which may not be thrown) under
+    /// `knock_limit`: knocking with the best discard when legal, then the
+    /// `discards` discards leaving the least deadwood.
+    fn turn_ends(&self, hand: CardSet, taken: Option<Card>, knock_limit: u8) -> Vec<Action> {
+        let best = best_discard_except(hand, taken);
+        let can_knock = best.deadwood <= knock_limit;
+        let legal = taken.map_or(hand, |card| hand.without(card));
+        let mut ranked: Vec<(u8, Card)> = legal
             .iter()
-            .map(|c| (meld::deadwood(view.hand.without(c)), c))
+            .map(|c| (meld::deadwood(hand.without(c)), c))
             .collect();
         ranked.sort_by_key(|&(d, c)| (d, std::cmp::Reverse((c.rank(), c.suit()))));
         let discards = usize::from(self.params.choice.discards);
@@ -454,6 +478,45 @@ impl MonteCarlo {
                 .map(|&(_, c)| Action::EndTurn(TurnEnd::Discard(c))),
         );
         out
+    }
+
+    /// `candidates` as lines, followed with `plan_draw` by `take` (taking
+    /// the known `card`) planned with each end of the turn it allows.
+    fn with_plans(
+        &self,
+        view: &PlayerView<'_>,
+        candidates: &[Action],
+        take: Action,
+        card: Card,
+    ) -> Vec<Line> {
+        let mut lines: Vec<Line> = candidates.iter().map(|&a| Line::from(a)).collect();
+        if self.params.choice.plan_draw {
+            let hand = view.hand.with(card);
+            let ends = if view.rules.big_gin_bonus.is_some() && meld::is_big_gin(hand) {
+                vec![Action::EndTurn(TurnEnd::BigGin)]
+            } else {
+                self.turn_ends(hand, Some(card), view.knock_limit)
+            };
+            lines.extend(ends.into_iter().map(|end| Line {
+                first: take,
+                then: Some(end),
+            }));
+        }
+        lines
+    }
+}
+
+/// A candidate line of play: an action, and with `plan_draw` the end of
+/// the turn planned with a draw of a known card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Line {
+    first: Action,
+    then: Option<Action>,
+}
+
+impl From<Action> for Line {
+    fn from(first: Action) -> Line {
+        Line { first, then: None }
     }
 }
 
@@ -517,7 +580,9 @@ impl Strategy for MonteCarlo {
         }
         let first = self.base.take_upcard(view);
         let candidates = [Action::TakeUpcard(first), Action::TakeUpcard(!first)];
-        candidates[self.choose(view, &candidates)] == Action::TakeUpcard(true)
+        let upcard = view.upcard.expect("checked above");
+        let lines = self.with_plans(view, &candidates, Action::TakeUpcard(true), upcard);
+        lines[self.choose_line(view, &lines)].first == Action::TakeUpcard(true)
     }
 
     fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
@@ -547,7 +612,12 @@ impl Strategy for MonteCarlo {
         } else {
             [stock, pile]
         };
-        match candidates[self.choose(view, &candidates)] {
+        let lines = if matches!(view.phase, Phase::LastChance { .. }) {
+            candidates.map(Line::from).to_vec()
+        } else {
+            self.with_plans(view, &candidates, pile, top)
+        };
+        match lines[self.choose_line(view, &lines)].first {
             Action::Draw(source) => source,
             other => unreachable!("a draw candidate, not {other:?}"),
         }
@@ -652,7 +722,8 @@ mod tests {
                     let world = mc.sample_world(&view, None);
                     let stock = [Action::Draw(DrawSource::Stock)];
                     let mut values = Vec::new();
-                    mc.play_out(&view, &world, &stock, &[0], &mut None, &mut values);
+                    let line = [Line::from(stock[0])];
+                    mc.play_out(&view, &world, &line, &[0], &mut None, &mut values);
                     let engine = |own: Box<dyn Strategy>| {
                         let mut h = Hand::from_world(&view, world.opponent, &world.stock).unwrap();
                         h.apply(seat, stock[0]).unwrap();
@@ -826,6 +897,86 @@ mod tests {
                 .count();
             assert!((f64::from(gin as u32) / 4000.0 - chance).abs() < 0.03, "{chance}: {gin}");
         }
+    }
+
+    /// `plan_draw`: at a draw of a known card the candidates are the
+    /// unplanned answers, then taking the card followed by each end of
+    /// the turn it allows (the knock first when legal, never throwing the
+    /// card taken); without it, the unplanned answers alone. In a rollout
+    /// a planned line plays both actions: its value is the engine's with
+    /// the draw and the planned end applied before the two players play on.
+    #[test]
+    fn plan_draw_follows_a_known_take_with_each_turn_end() {
+        let rules = Rules::standard();
+        // A holds AS 2S 3S, 7C 7D 7H, 9H TH, 2D KD; the upcard JH makes
+        // 9H-JH: 2 deadwood (2D) with KD thrown, a knock.
+        let d = deck("AS 2S 3S 7C 7D 7H 9H TH 2D KD", OTHER, "JH", "4H 5C");
+        let hand = Hand::new(&rules, &d, Seat::B, [0, 0]).unwrap();
+        let view = hand.view(Seat::A);
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        let take = Action::TakeUpcard(true);
+        let candidates = [Action::TakeUpcard(false), take];
+        let planned = |plan_draw: bool, discards: u8| {
+            let params = McParams {
+                plan_draw,
+                discards,
+                ..McParams::default()
+            };
+            let mc = MonteCarlo::new(params.config().unwrap(), 1);
+            mc.with_plans(&view, &candidates, take, c("JH"))
+        };
+        let lines = |ends: &[Action]| {
+            let mut lines: Vec<Line> = candidates.iter().map(|&a| Line::from(a)).collect();
+            lines.extend(ends.iter().map(|&end| Line {
+                first: take,
+                then: Some(end),
+            }));
+            lines
+        };
+        assert_eq!(planned(false, 2), lines(&[]));
+        let knock = |s: &str| Action::EndTurn(TurnEnd::Knock(c(s)));
+        let discard = |s: &str| Action::EndTurn(TurnEnd::Discard(c(s)));
+        assert_eq!(
+            planned(true, 2),
+            lines(&[knock("KD"), discard("KD"), discard("2D")])
+        );
+        // Every discard but the card taken.
+        assert_eq!(planned(true, 11).len(), 2 + 1 + 10);
+        assert!(!planned(true, 11).iter().any(|l| l.then == Some(discard("JH"))));
+
+        // The engine rollouts (own play tracker) apply both actions.
+        let params = McParams {
+            own_rollout: Some(OwnRollout::Tracker),
+            plan_draw: true,
+            ..McParams::default()
+        };
+        let mut mc = MonteCarlo::new(params.config().unwrap(), 1);
+        let lines = mc.with_plans(&view, &candidates, take, c("JH"));
+        let all: Vec<usize> = (0..lines.len()).collect();
+        let mut differ = 0;
+        for _ in 0..20 {
+            let world = mc.sample_world(&view, None);
+            let mut values = Vec::new();
+            mc.play_out(&view, &world, &lines, &all, &mut None, &mut values);
+            for (line, &value) in lines.iter().zip(&values) {
+                let mut h = Hand::from_world(&view, world.opponent, &world.stock).unwrap();
+                h.apply(Seat::A, line.first).unwrap();
+                if let Some(end) = line.then {
+                    h.apply(Seat::A, end).unwrap();
+                }
+                let mut players: [Box<dyn Strategy>; 2] =
+                    [Box::<Tracker>::default(), Box::new(Greedy::default())];
+                let mut refs: [&mut dyn Strategy; 2] = {
+                    let [a, b] = &mut players;
+                    [a.as_mut(), b.as_mut()]
+                };
+                let winner = play_hand(&mut h, &mut refs).unwrap().winner();
+                assert_eq!(value, mc.value(&view, winner), "{line:?}");
+            }
+            // Knocking at once and throwing 2D rarely end alike.
+            differ += usize::from(values[2] != values[4]);
+        }
+        assert!(differ > 5, "{differ}");
     }
 
     const NEAR_GIN: &str = "AS 2S 3S 7C 7D 7H 9H TH JH KD";

@@ -142,6 +142,12 @@ pub struct Choice {
     /// Draw from the stock without sampling when the pile's top card
     /// cannot help the hand (`hopeless_pile_top` in `mc.rs`).
     pub prune: bool,
+    /// At a draw that can take a known card (the upcard, or the pile's top
+    /// outside the last chance), also weigh taking it followed by each
+    /// end-of-turn candidate: the card is known, so the turn's discard can
+    /// be planned with the draw instead of left to the rollout's own play.
+    /// The taking answer is worth its best planned line.
+    pub plan_draw: bool,
 }
 
 /// Every default is `mc`'s measured setting (docs/DESIGN.md).
@@ -166,6 +172,7 @@ impl Default for McConfig {
                 confidence: 2.0,
                 discards: 4,
                 prune: false,
+                plan_draw: false,
             },
             seed: 0,
         }

@@ -45,6 +45,7 @@ pub(in crate::strategy) const KIND: Kind = Kind::of::<McParams>(
         Param::new("frozen_turns", ParamType::Integer, "an integer from 1 to 30"),
         Param::new("prune", ParamType::Boolean, "true or false"),
         Param::new("seed", ParamType::Integer, "an integer from 0 to 2^64 - 1"),
+        Param::new("plan_draw", ParamType::Boolean, "true or false"),
     ],
     None,
 );
@@ -166,6 +167,10 @@ pub struct McParams {
     pub prune: bool,
     /// Mixed into the harness's seed.
     pub seed: u64,
+    /// At a draw that can take a known card (the upcard or the pile's
+    /// top), also weigh taking it followed by each end-of-turn candidate
+    /// ([`Choice::plan_draw`](super::Choice::plan_draw)).
+    pub plan_draw: bool,
     /// Where its players' tables come from: its own, shared by its clones,
     /// until it is bound to a lab ([`Params::bind`]). Not a key: any two
     /// compare equal, and it never changes a decision.
@@ -195,6 +200,7 @@ impl Default for McParams {
             opp_knock_at: None,
             opp_knock_share: 1.0,
             seed: 0,
+            plan_draw: false,
             caches: McCaches::default(),
         }
     }
@@ -281,6 +287,7 @@ impl McParams {
                 confidence: self.confidence,
                 discards: self.discards,
                 prune: self.prune,
+                plan_draw: self.plan_draw,
             },
             seed: self.seed,
         })
@@ -392,6 +399,9 @@ impl Params for McParams {
             }
             "prune" => {
                 self.prune = value.read().ok_or(ParamError::Invalid)?;
+            }
+            "plan_draw" => {
+                self.plan_draw = value.read().ok_or(ParamError::Invalid)?;
             }
             "frozen_turns" => {
                 self.frozen_turns = Some(
@@ -522,6 +532,9 @@ impl fmt::Display for McParams {
         }
         if self.seed != d.seed {
             params.push(format!("seed={}", self.seed));
+        }
+        if self.plan_draw != d.plan_draw {
+            params.push(format!("plan_draw={}", self.plan_draw));
         }
         write_inline(f, KIND.name, &params)
     }
