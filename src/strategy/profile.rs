@@ -86,7 +86,7 @@ impl fmt::Debug for Kind {
 }
 
 /// A kind's parameters as a profile writes them: one type read by derive
-/// (`#[serde(default, deny_unknown_fields)]`, declared with [`keys!`],
+/// (`#[serde(default, deny_unknown_fields)]`, declared with `keys!`,
 /// which also gives [`Keys::PARAMS`]), then resolved into the kind's
 /// [`Params`] (ranges, parameters that exclude each other).
 pub trait Keys: DeserializeOwned + 'static {
