@@ -68,6 +68,47 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Runs `args` into `out` and kills it (SIGKILL) once `stop` has seen a
+/// status line it accepts: the state is written before each status line.
+fn kill_at(args: &[&str], out: &Path, stop: impl Fn(usize, &str) -> bool) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ginlab"))
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    for (n, line) in lines.enumerate() {
+        if stop(n + 1, &line.unwrap()) {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+/// A killed run refuses a plain rerun and, resumed, ends with the files of
+/// the uninterrupted run in `whole`.
+fn resumes_to(args: &[&str], killed: &Path, whole: &Path) {
+    let output = ginlab()
+        .args(args)
+        .arg("--out")
+        .arg(killed)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("add --resume"));
+    succeeds(
+        ginlab()
+            .args(args)
+            .args(["-q", "--resume", "--out"])
+            .arg(killed),
+    );
+    assert_eq!(files(whole), files(killed));
+}
+
 #[test]
 fn the_same_files_for_one_thread_and_two() {
     let (a, b) = (scratch("t1"), scratch("t2"));
@@ -127,42 +168,15 @@ fn a_run_killed_mid_search_resumes_to_the_same_files() {
         "9",
     ];
     succeeds(ginlab().args(spsa).args(["-q", "--out"]).arg(&whole));
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ginlab"))
-        .args(spsa)
-        .arg("--out")
-        .arg(&killed)
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     // The state is written after each block's status line: after the
     // third line at least two blocks are in it.
-    for _ in 0..3 {
-        lines.next().unwrap().unwrap();
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_at(&spsa, &killed, |n, _| n == 3);
     let state = std::fs::read_to_string(killed.join("tune.json")).unwrap();
     assert!(
         state.contains("\"done\":false"),
         "killed before the search ended"
     );
-    let output = ginlab()
-        .args(spsa)
-        .arg("--out")
-        .arg(&killed)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("add --resume"));
-    succeeds(
-        ginlab()
-            .args(spsa)
-            .args(["-q", "--resume", "--out"])
-            .arg(&killed),
-    );
-    assert_eq!(files(&whole), files(&killed));
+    resumes_to(&spsa, &killed, &whole);
 }
 
 #[test]
@@ -189,39 +203,12 @@ fn a_run_killed_mid_confirmation_resumes_to_the_same_files() {
         "3",
     ];
     succeeds(ginlab().args(race).args(["-q", "--out"]).arg(&whole));
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ginlab"))
-        .args(race)
-        .arg("--out")
-        .arg(&killed)
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    for line in lines {
-        if line.unwrap().starts_with("confirmation: 2048 of") {
-            break;
-        }
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_at(&race, &killed, |_, line| {
+        line.starts_with("confirmation: 2048 of")
+    });
     let state = std::fs::read_to_string(killed.join("tune.json")).unwrap();
     assert!(state.contains("\"confirm\":{"), "killed mid-confirmation");
-    let output = ginlab()
-        .args(race)
-        .arg("--out")
-        .arg(&killed)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("add --resume"));
-    succeeds(
-        ginlab()
-            .args(race)
-            .args(["-q", "--resume", "--out"])
-            .arg(&killed),
-    );
-    assert_eq!(files(&whole), files(&killed));
+    resumes_to(&race, &killed, &whole);
     let state = std::fs::read_to_string(whole.join("tune.json")).unwrap();
     assert!(
         !state.contains("\"confirm\""),
