@@ -1,5 +1,6 @@
 //! Meld solver benchmarks: `meld/min_deadwood_10`, `meld/min_deadwood_11`,
-//! `meld/best_discard_11`, `meld/showdown`, and the batched solver against
+//! `meld/best_discard_11`, `meld/showdown`,
+//! `meld/showdown_margin` and `meld/known_knock_margin`, and the batched solver against
 //! the one-hand-at-a-time solver on the same work: `batch/without_each_11`
 //! (every discard of 11 cards) and `batch/with_each_10` (a 10-card hand
 //! plus every other card), each as `batched` and `scalar`;
@@ -189,6 +190,36 @@ fn bench_showdown(c: &mut Criterion) {
         BenchmarkId::new("showdown", "played"),
         &situations,
         |b, situations| b.iter(|| assert_eq!(situations.iter().map(solve).sum::<u64>(), expected)),
+    );
+    // The margin alone, from the hands (`showdown_margin`) and from both
+    // least deadwoods, as a play-out knows them (`known_knock_margin`).
+    let margin = |&(k, d): &(CardSet, CardSet)| {
+        i64::from(meld::showdown_margin(black_box(k), black_box(d), 10).unwrap())
+    };
+    let expected: i64 = situations.iter().map(margin).sum();
+    group.bench_with_input(
+        BenchmarkId::new("showdown_margin", "played"),
+        &situations,
+        |b, situations| b.iter(|| assert_eq!(situations.iter().map(margin).sum::<i64>(), expected)),
+    );
+    let known: Vec<(CardSet, u8, CardSet, u8)> = situations
+        .iter()
+        .map(|&(k, d)| (k, meld::deadwood(k), d, meld::deadwood(d)))
+        .collect();
+    group.bench_with_input(
+        BenchmarkId::new("known_knock_margin", "played"),
+        &known,
+        |b, known| {
+            b.iter(|| {
+                let sum: i64 = known
+                    .iter()
+                    .map(|&(k, dead, d, own)| {
+                        i64::from(meld::known_knock_margin(black_box(k), dead, d, own, 10))
+                    })
+                    .sum();
+                assert_eq!(sum, expected);
+            })
+        },
     );
     group.finish();
 }

@@ -243,6 +243,11 @@ fn check_showdown(knocker: &[Card], defender: &[Card]) -> Result<(), TestCaseErr
         s.defender,
         s.layoffs
     );
+    // The margin alone, from the hands and from both least deadwoods.
+    let margin = expected.1 as i32 - expected.0 as i32;
+    prop_assert_eq!(meld::showdown_margin(k, d, 10), Ok(margin));
+    let (dead, own) = (meld::deadwood(k), meld::deadwood(d));
+    prop_assert_eq!(meld::known_knock_margin(k, dead, d, own, 10), margin);
     let kdw = u32::from(s.knocker.deadwood());
     prop_assert!(kdw <= 10);
     check_arrangement(&s.knocker, k, kdw)?;

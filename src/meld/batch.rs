@@ -22,8 +22,11 @@
 //! `x` works the same way, with two more cases: `x` making a set with a pair
 //! of the hand (one more candidate per set choice, the pair leaving its
 //! lanes), and `x` joining a rank the hand holds three times (rare; solved
-//! one hand at a time). Removing a card of a rank held three or more times
-//! changes the set choices themselves and is also solved one hand at a time.
+//! one hand at a time). Removing a card of a rank held three times leaves
+//! a pair, so it is read from the choices with no set of that rank (or, for
+//! a rank whose cards could be in no run, from the hand's own least
+//! deadwood); removing one of a rank held four times changes the set
+//! choices themselves and is solved one hand at a time.
 //!
 //! The set choices are enumerated with the pruning of the scalar solver,
 //! computed for `hand` (removal: a card can only lose run partners, so every
@@ -149,8 +152,9 @@ impl std::fmt::Debug for PerCard {
 /// byte `r` of suit `s` becomes at most the run-only deadwood of `rest`
 /// with card `(r, s)` toggled. Saturates at 255, which no least deadwood
 /// reaches (an optimum's deadwood holds at most two cards a rank, 170).
+/// Returns the run-only deadwood of `rest` itself.
 #[inline(always)]
-fn fold_choice(acc: &mut [u8; 64], rest: u64) {
+fn fold_choice(acc: &mut [u8; 64], rest: u64) -> u32 {
     let lanes = [0, 1, 2, 3].map(|suit| lane(rest, suit));
     let dw = lanes.map(|m| u32::from(RUN_DEADWOOD[m]));
     let total = dw[0] + dw[1] + dw[2] + dw[3];
@@ -162,6 +166,7 @@ fn fold_choice(acc: &mut [u8; 64], rest: u64) {
             out[k] = out[k].min(row[k].saturating_add(others));
         }
     }
+    total
 }
 
 /// Every card of `bits` in a rank `bits` holds at least three times.
@@ -186,7 +191,32 @@ pub fn deadwood_without_each(hand: CardSet) -> PerCard {
     let bits = hand.bits();
     let mut acc = [PerCard::NONE; 64];
     let (forced, open, run) = split_set_ranks(bits);
-    let mut visit = |sets: u64| fold_choice(&mut acc, bits & !sets);
+    // A card `c` of a rank held three times leaves a pair there, so the
+    // arrangements of `hand − c` are those of `hand` with no set of that
+    // rank: for an open rank, the choices leaving its three cards to runs,
+    // where `c`'s lane changes by one card (`loose`); for a forced rank,
+    // whose cards could be in no run, every choice with the pair dead, so
+    // `deadwood(hand) + 2 × value`. Removing a card of a rank held four
+    // times changes the choices at that rank: solved one hand at a time.
+    let lanes = [0, 1, 2, 3].map(|suit| lane(bits, suit) as u16);
+    let fours = u64::from(lanes[0] & lanes[1] & lanes[2] & lanes[3]) * RANK_STRIDE;
+    let open_three = bits & (u64::from(open) * RANK_STRIDE) & !fours;
+    let mut loose = [PerCard::NONE; 64];
+    let mut least = u32::MAX;
+    let mut visit = |sets: u64| {
+        let rest = bits & !sets;
+        let total = fold_choice(&mut acc, rest);
+        least = least.min(total);
+        let mut free = open_three & rest;
+        while free != 0 {
+            let bit = free.trailing_zeros();
+            free &= free - 1;
+            let suit = lane(rest, bit / 16);
+            let others = total - u32::from(RUN_DEADWOOD[suit]);
+            let without = others + u32::from(TOGGLE[suit][(bit % 16) as usize]);
+            loose[bit as usize] = loose[bit as usize].min(without as u8);
+        }
+    };
     if open == 0 {
         visit(forced);
     } else {
@@ -196,7 +226,14 @@ pub fn deadwood_without_each(hand: CardSet) -> PerCard {
     while alone != 0 {
         let bit = alone.trailing_zeros();
         alone &= alone - 1;
-        acc[bit as usize] = deadwood(CardSet::from_bits_truncate(bits & !(1 << bit)));
+        acc[bit as usize] = if fours >> bit & 1 == 1 {
+            deadwood(CardSet::from_bits_truncate(bits & !(1 << bit)))
+        } else if open_three >> bit & 1 == 1 {
+            loose[bit as usize]
+        } else {
+            let value = (bit % 16 + 1).min(10);
+            (least + 2 * value) as u8
+        };
     }
     PerCard {
         bytes: acc,

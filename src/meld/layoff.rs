@@ -3,7 +3,7 @@
 
 use crate::cards::{CardSet, Suit};
 
-use super::solve::{for_each_set_choice, split_set_ranks};
+use super::solve::{for_each_set_choice, runnable, set_ranks, split_set_ranks};
 use super::table::RUN_DEADWOOD;
 use super::{Arrangement, RANK_STRIDE, best_arrangement, deadwood};
 
@@ -216,12 +216,18 @@ fn chains(knocker: &Arrangement, defender: u64) -> ([Chain; MAX_CHAINS], usize) 
 /// The defender's best lay-offs against `knocker` spread as given, and its
 /// deadwood after them. On gin nothing is laid off.
 pub fn defender_reply(knocker: &Arrangement, defender: CardSet) -> (CardSet, u8) {
+    reply(knocker, defender, deadwood(defender))
+}
+
+/// [`defender_reply`] for a defender whose least deadwood is `own`.
+fn reply(knocker: &Arrangement, defender: CardSet, own: u8) -> (CardSet, u8) {
     let bits = defender.bits();
     if knocker.deadwood_cards().is_empty() {
-        return (CardSet::EMPTY, deadwood(defender));
+        return (CardSet::EMPTY, own);
     }
     let (chains, n) = chains(knocker, bits);
-    let mut best = (u32::MAX, 0u64);
+    // Laying nothing off leaves `own`: the first lay-off set tried.
+    let mut best = (u32::from(own), 0u64);
     lay_off(bits, &chains[..n], 0, &mut best);
     (CardSet::from_bits_truncate(best.1), best.0 as u8)
 }
@@ -229,9 +235,13 @@ pub fn defender_reply(knocker: &Arrangement, defender: CardSet) -> (CardSet, u8)
 /// Tries every prefix of the first chain, then recurses; keeps the least
 /// deadwood, then the most cards laid off (a chain of three or more is also a
 /// run of the defender's own; showing it laid off is what a player does),
-/// then the first found.
+/// then the first found. `best` starts as laying nothing off, which is
+/// not tried again.
 fn lay_off(defender: u64, chains: &[Chain], laid: u64, best: &mut (u32, u64)) {
     let Some((chain, rest)) = chains.split_first() else {
+        if laid == 0 {
+            return;
+        }
         let dw = deadwood(CardSet::from_bits_truncate(defender & !laid)) as u32;
         if dw < best.0 || (dw == best.0 && laid.count_ones() > best.1.count_ones()) {
             *best = (dw, laid);
@@ -262,16 +272,17 @@ fn best_knock(knocker: CardSet, defender: CardSet, limit: u8, dead: u8) -> (Arra
     let ranks = (0..4).fold(0u64, |acc, s| acc | (kbits >> (16 * s) & 0x1FFF));
     let near = ((kbits << 1) | (kbits >> 1) | (ranks * RANK_STRIDE)) & CardSet::ALL.bits();
     let best_plain = best_arrangement(knocker);
-    let (layoffs, reply) = defender_reply(&best_plain, defender);
+    let own = deadwood(defender);
+    let (layoffs, left) = reply(&best_plain, defender, own);
     if near & defender.bits() == 0 || dead == 0 {
         return (best_plain, layoffs);
     }
     let plain = Plain {
         arrangement: best_plain,
         layoffs,
-        key: key(reply, dead),
+        key: key(left, dead),
     };
-    let (_, arrangement, layoffs) = knock_search(defender, deadwood(defender), limit, &plain)
+    let (_, arrangement, layoffs) = knock_search(defender, own, limit, &plain)
         .expect("the min-deadwood arrangement is within the limit");
     (arrangement, layoffs)
 }
@@ -303,11 +314,58 @@ pub fn showdown_margin(
     knock_limit: u8,
 ) -> Result<i32, ShowdownError> {
     let dead = legal_knock(knocker, defender, knock_limit)?;
+    Ok(knock_margin(
+        knocker,
+        dead,
+        defender,
+        deadwood(defender),
+        knock_limit,
+    ))
+}
+
+/// [`showdown_margin`] of a knock already known to be legal, given both
+/// least deadwoods (`dead`, the knocker's; `own`, the defender's), as a
+/// play-out that has solved both hands knows them: the hands and the knock
+/// are not checked again (the caller's word; debug builds check it).
+///
+/// ```
+/// use ginlab::{CardSet, meld};
+/// let knocker: CardSet = "AS 2S 3S 4S 2H 3H 4H AC 2C 3D".parse().unwrap();
+/// let defender: CardSet = "5S QD QH 4C 4D 7H 9C JC 8D 2D".parse().unwrap();
+/// let (dead, own) = (meld::deadwood(knocker), meld::deadwood(defender));
+/// assert_eq!(
+///     meld::known_knock_margin(knocker, dead, defender, own, 10),
+///     meld::showdown_margin(knocker, defender, 10).unwrap(),
+/// );
+/// ```
+#[must_use]
+pub fn known_knock_margin(
+    knocker: CardSet,
+    dead: u8,
+    defender: CardSet,
+    own: u8,
+    knock_limit: u8,
+) -> i32 {
+    debug_assert_eq!(legal_knock(knocker, defender, knock_limit), Ok(dead));
+    debug_assert_eq!(deadwood(defender), own);
+    knock_margin(knocker, dead, defender, own, knock_limit)
+}
+
+/// The margin of [`showdown_margin`], the knock checked and both least
+/// deadwoods known.
+fn knock_margin(knocker: CardSet, dead: u8, defender: CardSet, own: u8, knock_limit: u8) -> i32 {
+    let margin = i32::from(own) - i32::from(dead);
+    // Nothing goes on gin; and a defender holding no card that could start
+    // a lay-off on some meld of the knocker's (the fourth of a rank, or a
+    // card next to one in its suit) keeps its own deadwood against every
+    // arrangement, so the least-deadwood one is best.
+    if dead == 0 || layable(knocker, defender).is_empty() {
+        return margin;
+    }
     let arrangement = best_arrangement(knocker);
-    let (layoffs, reply) = defender_reply(&arrangement, defender);
-    let own = deadwood(defender);
-    if dead == 0 || reply == own {
-        return Ok(i32::from(reply) - i32::from(dead));
+    let (layoffs, reply) = reply(&arrangement, defender, own);
+    if reply == own {
+        return margin;
     }
     let plain = Plain {
         arrangement,
@@ -316,7 +374,18 @@ pub fn showdown_margin(
     };
     let ((margin, _), _, _) = knock_search(defender, own, knock_limit, &plain)
         .expect("the min-deadwood arrangement is within the limit");
-    Ok(margin)
+    margin
+}
+
+/// The cards of `defender` that could be the first laid off on some meld
+/// of `knocker`'s cards: of the rank of a card in a set of the knocker's,
+/// or next in its suit to a card that could be in a run.
+fn layable(knocker: CardSet, defender: CardSet) -> CardSet {
+    let bits = knocker.bits();
+    let sets = u64::from(set_ranks(bits)) * RANK_STRIDE;
+    let run = runnable(bits);
+    let near = (run << 1 | run >> 1 | sets) & CardSet::ALL.bits();
+    CardSet::from_bits_truncate(near & defender.bits())
 }
 
 /// How the knocker ranks an arrangement: the margin (defender's deadwood
@@ -394,7 +463,7 @@ fn knock_search(
             let (key, layoffs) = if arrangement == plain.arrangement {
                 (plain.key, plain.layoffs)
             } else {
-                let (layoffs, dd) = defender_reply(&arrangement, defender);
+                let (layoffs, dd) = reply(&arrangement, defender, own as u8);
                 (key(dd, dead as u8), layoffs)
             };
             if best.as_ref().is_none_or(|(k, _, _)| key > *k) {

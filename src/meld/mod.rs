@@ -7,7 +7,8 @@
 //!   deadwood of every hand one card away in one call, as a [`PerCard`].
 //! - [`is_big_gin`]: all 11 cards meld.
 //! - [`showdown`] / [`showdown_with`]: the optimal showdown of RULES.md with lay-offs;
-//!   [`showdown_margin`]: only its margin, for play-outs that score and move on.
+//!   [`showdown_margin`]: only its margin, for play-outs that score and move on
+//!   ([`known_knock_margin`] when they know both hands' least deadwood).
 //!
 //! # How the solver works
 //!
@@ -71,7 +72,8 @@ use crate::cards::CardSet;
 
 pub use batch::{PerCard, deadwood_with_each, deadwood_without_each};
 pub use layoff::{
-    Showdown, ShowdownError, defender_reply, showdown, showdown_margin, showdown_with,
+    Showdown, ShowdownError, defender_reply, known_knock_margin, showdown, showdown_margin,
+    showdown_with,
 };
 pub use solve::{Discard, best_arrangement, best_discard, deadwood, is_big_gin, meldable};
 pub use text::{HandSpec, ParseArrangementError};

@@ -12,7 +12,7 @@
 //! solver calls.
 //!
 //! A rollout is worth its winner and points ([`RolloutEnd`]), not the
-//! spreads: a knock is scored from [`meld::showdown_margin`], the margin of
+//! spreads: a knock is scored from [`meld::known_knock_margin`], the margin of
 //! the showdown [`meld::showdown`] finds without spreading the hands.
 //!
 //! It is the same game: for every state, candidate and pair of knock
@@ -27,9 +27,9 @@ use crate::engine::{
 use crate::meld;
 use crate::rules::Rules;
 
-use super::super::tracker::bit_value;
 use super::super::{best_discard_except, joins_meld};
 use super::super::greedy::{dead_card_thrown, discard_key, highest_value, sure_discard};
+use super::super::tracker::bit_value;
 use super::frozen::Frozen;
 
 /// How a rollout ended: what [`HandOutcome::winner`](crate::engine::HandOutcome::winner)
@@ -442,17 +442,25 @@ impl<'a> GreedyRollout<'a> {
     fn show_down(&mut self, knocker: Seat, deadwood: u8) -> RolloutEnd {
         self.phase = Phase::Over;
         let [own, other] = [knocker, knocker.other()].map(|s| self.hands[s.index()]);
+        // The defender's 10 cards are those of its last discard.
+        let defender = knocker.other().index();
+        let reply = *self.deadwood[defender].get_or_insert_with(|| meld::deadwood(other));
+        debug_assert_eq!(reply, meld::deadwood(other));
         let multiplier = self.rules.hand_multiplier(self.upcard);
+        let knock = Knock {
+            hand: own,
+            deadwood,
+            defender: other,
+            defender_deadwood: reply,
+        };
         RolloutEnd {
-            winner: knock_winner(self.rules, self.knock_limit, own, deadwood, other).map(
-                |(side, points)| {
-                    let seat = match side {
-                        Side::Knocker => knocker,
-                        Side::Defender => knocker.other(),
-                    };
-                    (seat, points * multiplier)
-                },
-            ),
+            winner: knock_winner(self.rules, self.knock_limit, knock).map(|(side, points)| {
+                let seat = match side {
+                    Side::Knocker => knocker,
+                    Side::Defender => knocker.other(),
+                };
+                (seat, points * multiplier)
+            }),
         }
     }
 }
@@ -475,46 +483,48 @@ fn dead_card_best(card: Card, now: u8, spare: meld::Discard) -> meld::Discard {
     }
 }
 
-/// A knock with `hand` (least deadwood `deadwood`, within `knock_limit`)
-/// against `defender`, as [`score_showdown`](crate::engine::score_showdown)
-/// prices the showdown [`meld::showdown`] finds, before the spade
-/// multiplier: the defender's deadwood after lay-offs less the knocker's,
-/// and, on gin or big gin, the bonus the knocker adds to it (the margin is
-/// [`meld::showdown_margin`]'s, which searches the knocker's arrangements
-/// only when its least-deadwood one might not be best).
-fn knock_margin(
-    rules: &Rules,
-    knock_limit: u8,
+/// A knock: the knocker's cards and least deadwood (within the knock
+/// limit), the defender's and its least deadwood before lay-offs.
+#[derive(Clone, Copy, Debug)]
+struct Knock {
     hand: CardSet,
     deadwood: u8,
     defender: CardSet,
-) -> (i32, Option<u32>) {
-    if deadwood == 0 {
+    defender_deadwood: u8,
+}
+
+/// The margin of `knock` as [`score_showdown`](crate::engine::score_showdown)
+/// prices the showdown [`meld::showdown`] finds, before the spade
+/// multiplier: the defender's deadwood after lay-offs less the knocker's,
+/// and, on gin or big gin, the bonus the knocker adds to it (the margin is
+/// [`meld::known_knock_margin`]'s, which searches the knocker's arrangements
+/// only when its least-deadwood one might not be best).
+fn knock_margin(rules: &Rules, knock_limit: u8, knock: Knock) -> (i32, Option<u32>) {
+    if knock.deadwood == 0 {
         let bonus = match rules.big_gin_bonus {
-            Some(bonus) if hand.len() == 11 => bonus,
+            Some(bonus) if knock.hand.len() == 11 => bonus,
             _ => rules.gin_bonus,
         };
         // On gin nothing is laid off.
-        return (i32::from(meld::deadwood(defender)), Some(bonus));
+        return (i32::from(knock.defender_deadwood), Some(bonus));
     }
-    let margin = meld::showdown_margin(hand, defender, knock_limit)
-        .expect("a knock within the limit has a legal showdown");
+    let margin = meld::known_knock_margin(
+        knock.hand,
+        knock.deadwood,
+        knock.defender,
+        knock.defender_deadwood,
+        knock_limit,
+    );
     (margin, None)
 }
 
-/// Who wins a knock and how many points, before the spade multiplier, as
+/// Who wins `knock` and how many points, before the spade multiplier, as
 /// [`score_showdown`](crate::engine::score_showdown) scores the showdown
 /// [`meld::showdown`] finds; `None` for a scoreless tie. Gin always goes
 /// to the knocker, even against a defender with no deadwood (no undercut
 /// of a gin).
-fn knock_winner(
-    rules: &Rules,
-    knock_limit: u8,
-    hand: CardSet,
-    deadwood: u8,
-    defender: CardSet,
-) -> Option<(Side, u32)> {
-    let (margin, gin_bonus) = knock_margin(rules, knock_limit, hand, deadwood, defender);
+fn knock_winner(rules: &Rules, knock_limit: u8, knock: Knock) -> Option<(Side, u32)> {
+    let (margin, gin_bonus) = knock_margin(rules, knock_limit, knock);
     match gin_bonus {
         Some(bonus) => Some((Side::Knocker, margin.unsigned_abs() + bonus)),
         None if margin > 0 => Some((Side::Knocker, margin.unsigned_abs())),
@@ -689,6 +699,16 @@ mod tests {
         assert!(ends.len() >= 6, "{ends:?}");
     }
 
+    /// The knock of `hand` (least deadwood `deadwood`) against `defender`.
+    fn knock(hand: CardSet, deadwood: u8, defender: CardSet) -> Knock {
+        Knock {
+            hand,
+            deadwood,
+            defender,
+            defender_deadwood: meld::deadwood(defender),
+        }
+    }
+
     /// Knocks of every deadwood from 0 to 10 (and big gin) against random
     /// defenders, under rules with and without undercut on a tie and with
     /// several bonuses: the margin and bonus give the engine's score, on the
@@ -729,7 +749,7 @@ mod tests {
             let rules = &variants[knocks % variants.len()];
             let showdown = meld::showdown(hand, defender, 10).unwrap();
             let score = score_showdown(&showdown, rules, None);
-            let got = knock_winner(rules, 10, hand, deadwood, defender)
+            let got = knock_winner(rules, 10, knock(hand, deadwood, defender))
                 .map_or((None, 0), |(side, points)| (Some(side), points));
             assert_eq!(got, (score.winner, score.points), "{hand} v {defender}");
             let (laid, reply) = meld::defender_reply(&meld::best_arrangement(hand), defender);
@@ -758,7 +778,7 @@ mod tests {
             let showdown = meld::showdown(knocker, defender, 10).unwrap();
             let score = score_showdown(&showdown, &rules, None);
             assert_eq!(
-                knock_winner(&rules, 10, knocker, 0, defender),
+                knock_winner(&rules, 10, knock(knocker, 0, defender)),
                 Some((Side::Knocker, rules.gin_bonus)),
             );
             assert_eq!(score.winner, Some(Side::Knocker));
