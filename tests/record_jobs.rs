@@ -243,6 +243,12 @@ fn bad_merges_of_records_are_refused() {
 /// Starts `args` in `dir`, kills it (SIGKILL) once it has written a
 /// checkpoint into `out`, and checks it was cut before its end.
 fn kill_after_a_checkpoint(dir: &Path, args: &[&str], out: &str) {
+    stop_after_a_checkpoint(dir, args, out, false);
+}
+
+/// [`kill_after_a_checkpoint`], or with `interrupt` stops it as Ctrl-C
+/// does (SIGINT, where the process removes its temporary files and exits).
+fn stop_after_a_checkpoint(dir: &Path, args: &[&str], out: &str, interrupt: bool) {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ginlab"))
         .current_dir(dir)
         .args(args)
@@ -255,7 +261,12 @@ fn kill_after_a_checkpoint(dir: &Path, args: &[&str], out: &str) {
     while !checkpoint.exists() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    child.kill().unwrap();
+    if interrupt {
+        use rustix::process::{Pid, Signal, kill_process};
+        kill_process(Pid::from_child(&child), Signal::INT).unwrap();
+    } else {
+        child.kill().unwrap();
+    }
     child.wait().unwrap();
     assert!(checkpoint.exists(), "{args:?}: no checkpoint was written");
     assert!(
@@ -280,8 +291,11 @@ fn partials(dir: &Path, name: &str) -> Vec<PathBuf> {
 
 #[test]
 fn a_killed_recorded_run_resumes_to_the_same_record() {
+    // Two players killed outright; three stopped as by Ctrl-C, which
+    // keeps the partial record the checkpoint names.
     let players: [&[&str]; 2] = [&["greedy", "simple"], &["greedy", "simple", "random"]];
     for players in players {
+        let interrupt = players.len() == 3;
         let dir = scratch(&format!("resume-{}", players.len()));
         // A checkpoint every few deals, so the kill comes mid-way.
         let args = |out: &'static str| -> Vec<&str> {
@@ -298,7 +312,7 @@ fn a_killed_recorded_run_resumes_to_the_same_record() {
         let whole = [args("whole"), vec!["--record", "whole.jsonl"]].concat();
         ok(&dir, &whole);
         let cut = [args("cut"), vec!["--record", "cut.jsonl"]].concat();
-        kill_after_a_checkpoint(&dir, &cut, "cut");
+        stop_after_a_checkpoint(&dir, &cut, "cut", interrupt);
         assert!(!dir.join("cut.jsonl").exists(), "the record appears whole");
         let found = partials(&dir, "cut.jsonl");
         let [partial] = &found[..] else {
