@@ -140,7 +140,7 @@ fn match_cases() -> Vec<Case> {
     let with = |flag: &'static str, extra: &[&str]| {
         let amount: &[&str] = if ["--hands", "--decks", "--dealer"].contains(&flag) {
             &[]
-        } else if flag == "--shard" {
+        } else if flag == "--shard" || extra.contains(&"--shard") {
             &g8
         } else {
             &g
@@ -161,6 +161,16 @@ fn match_cases() -> Vec<Case> {
         with("--quiet", &["--quiet"]),
         with("--sprt", &["--sprt", "elo0=0,elo1=10"]),
         with("--record", &["--record", "r.jsonl"]),
+        // A shard writes its part of the record; a resume continues one
+        // (refused here: there is no checkpoint to resume).
+        with(
+            "--record",
+            &["--record", "r.jsonl", "--shard", "1/2", "--out", "o"],
+        ),
+        with(
+            "--record",
+            &["--record", "r.jsonl", "--resume", "--out", "o"],
+        ),
         with("--json", &["--json"]),
         with("--status", &["--status", "2"]),
         with("--budget-ms", &["--budget-ms", "1"]),
@@ -275,6 +285,10 @@ fn every_run_flag_for_every_format() {
             case("--shard", &["--shard", "2/2", "--out", "o"]),
             case("--resume", &["--resume", "--out", "o"]),
             case("--record", &["--record", "r.jsonl", "--out", "o"]),
+            case(
+                "--record",
+                &["--record", "r.jsonl", "--shard", "2/2", "--out", "o"],
+            ),
             // A partnership's rating list rates teams.
             case(
                 "--anchor",

@@ -576,7 +576,10 @@ fn replay_input_errors() {
     let (code, _, stderr) = replay_cli(&["--check", path_str(&file)]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("line 2: an empty line"), "{stderr}");
-    // --record does not resume.
+    // --resume --record continues a checkpoint's record
+    // (tests/record_jobs.rs); with no checkpoint there is nothing to
+    // continue, and the file is left as it was.
+    let before = std::fs::read(&file).unwrap();
     let output = ginlab()
         .args([
             "match", "greedy", "simple", "--games", "2", "--resume", "--out",
@@ -587,7 +590,8 @@ fn replay_input_errors() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("--record"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--resume: no checkpoint"));
+    assert_eq!(std::fs::read(&file).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -103,8 +103,10 @@ pub struct MatchArgs {
     /// JSON line to FILE: seed, rules, players, each hand's deck, actions
     /// and result, and the game result. Lines are in deal order, the same
     /// bytes for any --threads; the file appears whole at the end of the
-    /// run. Check and read it with `ginlab replay FILE`.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "resume"])]
+    /// run. Check and read it with `ginlab replay FILE`. A shard writes its
+    /// part (`ginlab merge --record` combines them); --resume continues the
+    /// record the checkpoint names.
+    #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Print the result as one line of JSON (the CSV files' rows; see
     /// README) instead of the table.

@@ -38,8 +38,10 @@ pub struct RunArgs {
     resume: bool,
     /// Also write every game (every hand when playing hands) as one JSON
     /// line to FILE, rows in spec order, deals in order; replay it with
-    /// `ginlab replay`. The file appears whole at the end of the run.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "resume"])]
+    /// `ginlab replay`. The file appears whole at the end of the run. A
+    /// shard writes its part (`ginlab merge --record` combines them);
+    /// --resume continues the record the checkpoint names.
+    #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// The player rated 0 in the rating list of three or more players
     /// (default: the spec's `anchor`, else simple when it plays, else the
@@ -117,6 +119,11 @@ pub struct MergeArgs {
     /// Where to write the merged result.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Also combine the shards' game records (each shard run with
+    /// --record) into FILE: the record the unsharded run writes, byte for
+    /// byte.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
     /// Print the result as one line of JSON (the CSV files' rows; see
     /// README) instead of the table.
     #[arg(long)]
@@ -130,7 +137,8 @@ pub fn merge(args: MergeArgs) -> Result<(), Failure> {
     // Merging draws no bar: -q has nothing to hide.
     let _quiet = args.quiet;
     let start = Instant::now();
-    let outcome = job::merge(&args.shards, &args.out, &command())?;
+    let outcome =
+        job::merge_with_record(&args.shards, &args.out, args.record.as_deref(), &command())?;
     super::job::print_notes(&outcome);
     let seconds = start.elapsed().as_secs_f64();
     let text = if args.json {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::report::CHECKPOINT;
-use crate::sim::RunError;
+use crate::sim::{RecordTarget, RunError};
 use crate::stats::{Sprt, SprtDecision, SprtState};
 
 use super::contest::{Feature, Recording, Tally};
@@ -68,8 +68,10 @@ pub struct Options {
     pub resume: bool,
     /// Worker threads (0: one per core).
     pub threads: usize,
-    /// Write every game's record to this file (whole, once all rows are
-    /// played; not with `resume`, whose earlier games are not replayed).
+    /// Write every game's record to this file (put in place whole once all
+    /// rows are played). With a folder, each checkpoint says what the file
+    /// holds so far, and `resume` continues it; a shard writes its part,
+    /// which [`merge`](super::merge) combines.
     pub record: Option<PathBuf>,
     /// Stop as soon as this test decides (one row only).
     pub stop: Option<Sprt>,
@@ -155,10 +157,14 @@ fn check(spec: &JobSpec, options: &Options) -> Result<(), JobError> {
             "--shard and --resume need a result folder (--out DIR)".into(),
         ));
     }
-    if options.record.is_some() && (options.resume || options.shard.is_some()) {
-        return Err(JobError::Input(
-            "--record plays every game of the run: not with --shard or --resume".into(),
-        ));
+    if let (Some(record), Some(_)) = (&options.record, options.shard) {
+        // `merge` reads each shard's part of the record from its file.
+        if !matches!(RecordTarget::of(record), Ok(RecordTarget::File(_)) | Err(_)) {
+            return Err(JobError::Input(format!(
+                "--record {} with --shard: a shard's part of the record goes to a file, which `ginlab merge` reads; record to a file",
+                record.display()
+            )));
+        }
     }
     if let Some(shard) = options.shard {
         // A shard with no deals of a row would write a 0-game result.
@@ -242,6 +248,36 @@ fn start_state(
     })
 }
 
+/// The record to write, if one was asked for: a new one, or with `resume`
+/// the one the checkpoint `checkpoint` was writing, continued from where
+/// `state` (the checkpoint) says it stands.
+fn recorder(
+    spec: &JobSpec,
+    options: &Options,
+    state: &State,
+    checkpoint: Option<&Path>,
+) -> Result<Option<Recorder>, JobError> {
+    let rows = spec.rows.len();
+    match (options.resume, checkpoint, &options.record, &state.record) {
+        (true, Some(checkpoint), Some(path), Some(saved)) => {
+            Recorder::resume(path, saved, checkpoint).map(Some)
+        }
+        (true, Some(checkpoint), Some(path), None) => Err(JobError::Input(format!(
+            "--record {}: the deals {} holds were played without a record file, so their games cannot be recorded; run again without --resume",
+            path.display(),
+            checkpoint.display()
+        ))),
+        (true, Some(checkpoint), None, Some(saved)) => Err(JobError::Input(format!(
+            "--resume: {} was recording to {}; give --record {} to continue the record",
+            checkpoint.display(),
+            saved.file.display(),
+            saved.file.display()
+        ))),
+        (_, _, Some(path), _) => Recorder::create(path, rows).map(Some),
+        (_, _, None, _) => Ok(None),
+    }
+}
+
 /// Plays `spec` (the `options.shard` slice of it), resuming from its
 /// checkpoint if asked, and puts the result files in place.
 ///
@@ -277,11 +313,7 @@ pub fn run(
         .iter()
         .map(|r| shard.slice(r.plan.deals()))
         .collect();
-    let mut recorder = options
-        .record
-        .as_deref()
-        .map(Recorder::create)
-        .transpose()?;
+    let mut recorder = recorder(spec, options, &state, checkpoint.as_deref())?;
     // The deals of the block that starts at deal `next`.
     let block = |next: u64| match (options.stop, &checkpoint) {
         (Some(_), _) => stop_block(next),
@@ -328,10 +360,13 @@ pub fn run(
             let deals = next..next.saturating_add(block(next)).min(slices[i].end);
             let offset = done;
             let report = |n: u64| progress(Progress::Done(offset + n));
-            let recording = recorder.as_mut().map(|r| Recording {
-                variant: &row.variant,
-                players: &row.players,
-                out: &mut r.file,
+            let recording = recorder.as_mut().map(|r| {
+                r.set_row(i);
+                Recording {
+                    variant: &row.variant,
+                    players: &row.players,
+                    out: r as &mut dyn std::io::Write,
+                }
             });
             let (tally, units) = row
                 .plan
@@ -369,6 +404,11 @@ pub fn run(
             if let Some(checkpoint) = &checkpoint
                 && open(&test)
             {
+                state.record = recorder
+                    .as_mut()
+                    .map(Recorder::checkpoint)
+                    .transpose()?
+                    .flatten();
                 write_state(checkpoint, &state)?;
             }
             progress(Progress::Block {
@@ -379,6 +419,12 @@ pub fn run(
             });
         }
     }
+    // A shard's tallies name its part of the record, for `merge`; a
+    // whole run's name none (they are the same bytes with or without it).
+    state.record = match (&recorder, &spec.dir) {
+        (Some(r), Some(dir)) if shard != Shard::ALL => r.part(dir),
+        _ => None,
+    };
     if let Some(recorder) = recorder {
         recorder.commit()?;
     }

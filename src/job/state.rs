@@ -127,6 +127,36 @@ pub(super) struct State {
     pub study: StudyKind,
     /// The player a rating list is anchored at, when one was named.
     pub anchor: Option<String>,
+    /// The game record written so far (a checkpoint's) or the shard's part
+    /// of it (a shard's `tallies.json`); `None` when there is none, and in
+    /// a whole run's `tallies.json`.
+    pub record: Option<RecordState>,
+}
+
+/// The game record of a checkpoint or a shard: where it is and what it
+/// holds, so `--resume` continues it and `merge` combines the shards'.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct RecordState {
+    /// The record file: in a checkpoint, as the run resolved it (its
+    /// folder's absolute path and its name); in a shard's `tallies.json`,
+    /// relative to the shard's folder when it is inside it, so the folder
+    /// can move.
+    pub file: std::path::PathBuf,
+    /// In a checkpoint: the temporary file beside `file` that holds the
+    /// lines so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
+    /// The bytes of each row's lines, in row order.
+    pub rows: Vec<u64>,
+    /// The BLAKE3 digest of all of them.
+    pub blake3: String,
+}
+
+impl RecordState {
+    /// The bytes of the lines.
+    pub fn bytes(&self) -> u64 {
+        self.rows.iter().sum()
+    }
 }
 
 /// What one row has covered: the names of what it played, and its tallies.
@@ -156,6 +186,9 @@ struct Wire {
     /// Three-player or partnership rows (absent for two-player jobs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     tables: Vec<WireRow<TableTallies>>,
+    /// The game record (absent unless a checkpoint's or a shard's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    record: Option<RecordState>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -201,6 +234,7 @@ impl From<State> for Wire {
             study: state.study,
             anchor: state.anchor,
             tables,
+            record: state.record,
         }
     }
 }
@@ -255,6 +289,7 @@ impl TryFrom<Wire> for State {
             rows,
             study: wire.study,
             anchor: wire.anchor,
+            record: wire.record,
         })
     }
 }
@@ -323,6 +358,7 @@ impl State {
                 .collect(),
             study: study.clone(),
             anchor,
+            record: None,
         }
     }
 

@@ -119,6 +119,18 @@ impl Folder {
         Ok(File::from(openat(&self.fd, name, flags, Mode::empty())?))
     }
 
+    /// Opens the regular file `name` for reading and writing, not through
+    /// a link.
+    fn open_rw(&self, name: &str) -> std::io::Result<File> {
+        use rustix::fs::{Mode, OFlags, openat};
+        let flags = OFlags::RDWR | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let file = File::from(openat(&self.fd, name, flags, Mode::empty())?);
+        if !file.metadata()?.is_file() {
+            return Err(std::io::Error::other("not a regular file"));
+        }
+        Ok(file)
+    }
+
     fn rename(&self, from: &str, to: &str) -> std::io::Result<()> {
         Ok(rustix::fs::renameat(&self.fd, from, &self.fd, to)?)
     }
@@ -175,6 +187,17 @@ impl Folder {
 
     fn open_file(&self, name: &str) -> std::io::Result<File> {
         File::open(self.path.join(name))
+    }
+
+    fn open_rw(&self, name: &str) -> std::io::Result<File> {
+        let path = self.path.join(name);
+        if !std::fs::symlink_metadata(&path)?.is_file() {
+            return Err(std::io::Error::other("not a regular file"));
+        }
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
     }
 
     fn rename(&self, from: &str, to: &str) -> std::io::Result<()> {
@@ -275,6 +298,8 @@ struct Staged {
     folder: Arc<Folder>,
     target: String,
     temp: Option<String>,
+    /// Left in place when dropped ([`AtomicFile::keep`]).
+    kept: bool,
 }
 
 impl Staged {
@@ -296,7 +321,7 @@ impl Staged {
 
 impl Drop for Staged {
     fn drop(&mut self) {
-        if let Some(temp) = self.temp.take() {
+        if let Some(temp) = self.temp.take().filter(|_| !self.kept) {
             let _ = self.folder.remove(&temp);
             live_temporaries().remove(&self.folder.path.join(&temp));
         }
@@ -340,6 +365,66 @@ impl AtomicFile {
                 folder: Arc::clone(folder),
                 target: name.to_owned(),
                 temp: Some(temp),
+                kept: false,
+            },
+        })
+    }
+
+    /// The temporary file's name, in the target's folder.
+    #[must_use]
+    pub fn temp_name(&self) -> &str {
+        self.staged.temp.as_deref().expect("not yet put")
+    }
+
+    /// Keeps the temporary file if this is dropped without a commit or the
+    /// process is interrupted ([`remove_temporary_files`] leaves it): it is
+    /// then part of an unfinished run, to be continued by
+    /// [`AtomicFile::resume`].
+    pub fn keep(&mut self) {
+        if !self.staged.kept {
+            self.staged.kept = true;
+            live_temporaries().remove(&self.staged.folder.path.join(self.temp_name()));
+        }
+    }
+
+    /// Continues the kept temporary file `temp` of `path` (see
+    /// [`AtomicFile::keep`]): `check` reads it from its start first, then it
+    /// is cut to `len` bytes and written on from there. Only a regular file
+    /// named as [`AtomicFile::create`] names the temporary files of `path`
+    /// is opened, never through a link.
+    ///
+    /// # Errors
+    /// `temp` is not such a name or not such a file, `check`'s error, or
+    /// any I/O error.
+    pub fn resume(
+        path: &Path,
+        temp: &str,
+        len: u64,
+        check: impl FnOnce(&mut File) -> std::io::Result<()>,
+    ) -> std::io::Result<AtomicFile> {
+        use std::io::Seek;
+        let (dir, name) = folder_of(path)?;
+        let ours = temp
+            .strip_prefix(&format!(".{name}.tmp-"))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if !ours {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("`{temp}` is not a temporary file of {name}"),
+            ));
+        }
+        let folder = Arc::new(Folder::open(&dir)?);
+        let mut file = folder.open_rw(temp)?;
+        check(&mut file)?;
+        file.set_len(len)?;
+        file.seek(std::io::SeekFrom::Start(len))?;
+        Ok(AtomicFile {
+            file: Some(BufWriter::new(file)),
+            staged: Staged {
+                folder,
+                target: name,
+                temp: Some(temp.to_owned()),
+                kept: true,
             },
         })
     }
@@ -365,6 +450,7 @@ impl AtomicFile {
             folder: Arc::clone(&self.staged.folder),
             target: self.staged.target.clone(),
             temp,
+            kept: false,
         })
     }
 

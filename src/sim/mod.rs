@@ -336,10 +336,11 @@ impl Plan {
             threads,
             progress,
             Scratch::default,
-            |index, tallies: &mut Tallies, scratch| {
+            |index, tallies: &mut Tallies, scratch, _| {
                 self.play_deal_in(index, tallies, scratch).map(|_| ())
             },
             Tallies::merge,
+            None,
         )
     }
 
@@ -362,11 +363,12 @@ impl Plan {
             threads,
             progress,
             Scratch::default,
-            |index, (tallies, units): &mut (Tallies, UnitSequence), scratch| {
+            |index, (tallies, units): &mut (Tallies, UnitSequence), scratch, _| {
                 units.push(index, self.play_deal_in(index, tallies, scratch)?);
                 Ok(())
             },
             merge,
+            None,
         )
     }
 
@@ -390,7 +392,7 @@ impl Plan {
         out: &mut dyn Write,
     ) -> Result<(Tallies, UnitSequence), RunError> {
         let header = Header::new(self, labels);
-        run_chunks_recorded(
+        run_chunks(
             range,
             threads,
             progress,
@@ -408,28 +410,40 @@ impl Plan {
                 x.0.merge(&y.0);
                 x.1.merge(&y.1);
             },
-            out,
+            Some(out),
         )
     }
 }
 
-/// [`run_chunks`], with each deal also writing its record lines (`play`'s
-/// last argument) and the lines written to `out` in deal order, so the
-/// bytes do not depend on `threads`. Chunks are played a window at a time
-/// (four per thread) and their lines written in order, so memory holds at
-/// most one window's records.
+/// Plays deals `range` on `threads` threads (0: one per core) in chunks,
+/// each into a fresh `T` by `play(deal, tallies, worker, lines)` (generic,
+/// so the runner's deal loop inlines; `worker` is state a worker keeps
+/// across its chunks, made by `init`: the players and hand a plan reuses;
+/// `lines` is the chunk's record buffer, which a deal appends its record
+/// lines to when there is a `sink`), merges the chunks with `merge` and
+/// calls `progress` with the deals done so far. Merging must be exact
+/// (integer tallies), so the result does not depend on how the chunks are
+/// combined; of two errors the lower deal index wins, so the error is
+/// deterministic too.
+///
+/// With a `sink`, the lines are written to it in deal order, so its bytes
+/// do not depend on `threads` either: chunks are played a window at a time
+/// (four per thread), combined in chunk order, and the window's lines
+/// written before the next one starts, so memory holds at most one
+/// window's records. Without one the whole range is one window.
 ///
 /// # Errors
-/// As [`run_chunks`], or a failure to write `out` (lines of the chunks
-/// before the failing one are written by then).
-pub(crate) fn run_chunks_recorded<T, W, F>(
+/// The illegal action or rules error of the lowest-numbered failing deal
+/// ([`RunError::Engine`]; the lines of the windows before it are written
+/// by then), threads that cannot be started, or a failure to write `sink`.
+pub(crate) fn run_chunks<T, W, F>(
     range: Range<u64>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
     init: impl Fn() -> W + Sync + Send,
     play: F,
     merge: fn(&mut T, &T),
-    out: &mut dyn Write,
+    mut sink: Option<&mut dyn Write>,
 ) -> Result<T, RunError>
 where
     T: Default + Send,
@@ -440,12 +454,15 @@ where
     let deals = range.end.saturating_sub(range.start);
     let chunk_len = chunk_size(deals, pool.current_num_threads());
     let chunks = deals.div_ceil(chunk_len);
-    let window = 4 * pool.current_num_threads() as u64;
+    let window = match sink {
+        Some(_) => 4 * pool.current_num_threads() as u64,
+        None => chunks.max(1),
+    };
     let mut total = T::default();
     let mut first = 0;
     while first < chunks {
         let last = (first + window).min(chunks);
-        let parts: Vec<Result<(T, Vec<u8>), EngineError>> = pool.install(|| {
+        let part: Part<T> = pool.install(|| {
             (first..last)
                 .into_par_iter()
                 .map_init(&init, |worker, chunk| {
@@ -454,75 +471,48 @@ where
                     let mut tallies = T::default();
                     let mut lines = Vec::new();
                     for index in start..end {
-                        play(index, &mut tallies, worker, &mut lines)?;
+                        play(index, &mut tallies, worker, &mut lines).map_err(|e| (index, e))?;
                     }
                     progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
+                    // No allocation for a chunk without lines.
+                    let lines = if lines.is_empty() {
+                        Vec::new()
+                    } else {
+                        vec![lines]
+                    };
                     Ok((tallies, lines))
                 })
-                .collect()
+                // An indexed reduction combines neighbours only, so the
+                // lines stay in chunk order.
+                .reduce(
+                    || Ok((T::default(), Vec::new())),
+                    |x: Part<T>, y: Part<T>| match (x, y) {
+                        (Ok(mut x), Ok(y)) => {
+                            merge(&mut x.0, &y.0);
+                            x.1.extend(y.1);
+                            Ok(x)
+                        }
+                        (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+                        (Err(e), Err(f)) => Err(if e.0 <= f.0 { e } else { f }),
+                    },
+                )
         });
-        for part in parts {
-            let (part, lines) = part?;
-            merge(&mut total, &part);
-            out.write_all(&lines)?;
+        let (part, lines) = part.map_err(|(_, e)| RunError::Engine(e))?;
+        merge(&mut total, &part);
+        if let Some(sink) = sink.as_deref_mut() {
+            for chunk in &lines {
+                sink.write_all(chunk)?;
+            }
         }
         first = last;
     }
     Ok(total)
 }
 
-/// Plays deals `range` on `threads` threads (0: one per core) in chunks,
-/// each into a fresh `T` by `play(deal, tallies, worker)` (generic, so the
-/// runner's deal loop inlines as it did before it was shared; `worker` is
-/// state a worker keeps across its chunks, made by `init`: the players and
-/// hand a plan reuses), and merges the chunks
-/// with `merge`, calling `progress` with the deals done so far. Merging must
-/// be exact (integer tallies), so the reduction order does not matter; of
-/// two errors the lower deal index wins, so the error is deterministic too.
-pub(crate) fn run_chunks<T, W, F>(
-    range: Range<u64>,
-    threads: usize,
-    progress: &(dyn Fn(u64) + Sync),
-    init: impl Fn() -> W + Sync + Send,
-    play: F,
-    merge: fn(&mut T, &T),
-) -> Result<T, RunError>
-where
-    T: Default + Send,
-    F: Fn(u64, &mut T, &mut W) -> Result<(), EngineError> + Sync,
-{
-    let pool = pool(threads)?;
-    let done = AtomicU64::new(0);
-    let deals = range.end.saturating_sub(range.start);
-    let chunk_len = chunk_size(deals, pool.current_num_threads());
-    let chunks = deals.div_ceil(chunk_len);
-    pool.install(|| {
-        (0..chunks)
-            .into_par_iter()
-            .map_init(&init, |worker, chunk| {
-                let start = range.start + chunk * chunk_len;
-                let end = (start + chunk_len).min(range.end);
-                let mut tallies = T::default();
-                for index in start..end {
-                    play(index, &mut tallies, worker).map_err(|e| (index, e))?;
-                }
-                progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
-                Ok(tallies)
-            })
-            .reduce(
-                || Ok(T::default()),
-                |x: Result<T, (u64, EngineError)>, y| match (x, y) {
-                    (Ok(mut x), Ok(y)) => {
-                        merge(&mut x, &y);
-                        Ok(x)
-                    }
-                    (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
-                    (Err(e), Err(f)) => Err(if e.0 <= f.0 { e } else { f }),
-                },
-            )
-    })
-    .map_err(|(_, e)| RunError::Engine(e))
-}
+/// What a window of [`run_chunks`] has given so far: its tallies and its
+/// chunks' record lines, in chunk order; or the lowest failing deal and
+/// its error.
+type Part<T> = Result<(T, Vec<Vec<u8>>), (u64, EngineError)>;
 
 /// Which game of a deal is played: the deal and whether the seats are
 /// swapped.

@@ -30,7 +30,7 @@ use crate::stats::{TableWins, UnitSums};
 use crate::strategy::Profile;
 
 use super::table_record::{TableHeader, TableRecord, partnership_end, three_end};
-use super::{RunError, Stream, deal_rng, run_chunks, run_chunks_recorded, seed_for};
+use super::{RunError, Stream, deal_rng, run_chunks, seed_for};
 
 /// A multi-player format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -541,8 +541,9 @@ impl TablePlan {
             threads,
             progress,
             || (),
-            |index, tallies: &mut TableTallies, ()| self.play_deal(index, tallies),
+            |index, tallies: &mut TableTallies, (), _| self.play_deal(index, tallies),
             TableTallies::merge,
+            None,
         )?;
         if tallies.sides.is_empty() {
             tallies = TableTallies::new(self.format);
@@ -566,7 +567,7 @@ impl TablePlan {
         out: &mut dyn Write,
     ) -> Result<TableTallies, RunError> {
         let header = TableHeader::new(self, variant, names);
-        let mut tallies = run_chunks_recorded(
+        let mut tallies = run_chunks(
             range,
             threads,
             progress,
@@ -575,7 +576,7 @@ impl TablePlan {
                 self.play_deal_recorded(index, tallies, Some((&header, lines)))
             },
             TableTallies::merge,
-            out,
+            Some(out),
         )?;
         if tallies.sides.is_empty() {
             tallies = TableTallies::new(self.format);

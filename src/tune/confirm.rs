@@ -143,7 +143,7 @@ pub fn play(
                     .map(|_| Scratch::default())
                     .collect::<Vec<_>>()
             },
-            |deal, sums: &mut Sums, scratch: &mut Vec<Scratch<'_>>| {
+            |deal, sums: &mut Sums, scratch: &mut Vec<Scratch<'_>>, _| {
                 if sums.rows.is_empty() {
                     sums.rows = rows.plans.iter().map(|_| Tallies::default()).collect();
                     sums.cross = rows
@@ -176,6 +176,7 @@ pub fn play(
                 Ok(())
             },
             Sums::merge,
+            None,
         )?;
         let mut total = Sums {
             rows: std::mem::take(&mut state.rows),
