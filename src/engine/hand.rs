@@ -229,18 +229,36 @@ impl<'r> Hand<'r> {
         dealer: Seat,
         scores: [u32; 2],
     ) -> Result<Hand<'r>, crate::rules::RulesError> {
+        let knock_limit = dealable(rules, deck)?;
         let log = 2 * rules.max_turns as usize + 8;
-        let buffers = (
-            Vec::with_capacity(52),
-            Vec::with_capacity(log),
-            Vec::with_capacity(log),
-        );
-        Hand::dealt(rules, deck, dealer, scores, buffers)
+        let mut hand = Hand {
+            rules,
+            knock_limit,
+            dealer,
+            scores,
+            hands: [CardSet::EMPTY; 2],
+            held: [0; 2],
+            known: [CardSet::EMPTY; 2],
+            stock: *deck.cards(),
+            stock_next: DEALT,
+            pile: Vec::with_capacity(52),
+            upcard: None,
+            phase: Phase::Over,
+            taken: None,
+            face_down: None,
+            turns: 0,
+            events: Vec::with_capacity(log),
+            actions: Vec::with_capacity(log),
+            outcome: None,
+        };
+        hand.deal(rules, deck, dealer, scores, knock_limit);
+        Ok(hand)
     }
 
-    /// [`Hand::new`] into `slot`, reusing the vectors of the hand already
-    /// there (if any): a runner that keeps one slot per worker deals every
-    /// hand without allocating. Returns the new hand.
+    /// [`Hand::new`] into `slot`: the hand already there (if any) is dealt
+    /// again in place, keeping its vectors, so a runner that keeps one slot
+    /// per worker deals every hand without allocating or moving a hand.
+    /// Returns the new hand.
     ///
     /// # Errors
     /// As [`Hand::new`]; the slot is then empty.
@@ -251,45 +269,61 @@ impl<'r> Hand<'r> {
         dealer: Seat,
         scores: [u32; 2],
     ) -> Result<&'s mut Hand<'r>, crate::rules::RulesError> {
-        let Some(old) = slot.take() else {
-            return Ok(slot.insert(Hand::new(rules, deck, dealer, scores)?));
+        let knock_limit = match dealable(rules, deck) {
+            Ok(limit) => limit,
+            Err(e) => {
+                *slot = None;
+                return Err(e);
+            }
         };
-        let log = 2 * rules.max_turns as usize + 8;
-        let (mut pile, mut events, mut actions) = (old.pile, old.events, old.actions);
-        pile.clear();
-        events.clear();
-        actions.clear();
-        pile.reserve(52);
-        events.reserve(log);
-        actions.reserve(log);
-        let hand = Hand::dealt(rules, deck, dealer, scores, (pile, events, actions))?;
-        Ok(slot.insert(hand))
+        match slot {
+            Some(hand) => {
+                let log = 2 * rules.max_turns as usize + 8;
+                hand.pile.reserve(52);
+                hand.events.reserve(log);
+                hand.actions.reserve(log);
+                hand.deal(rules, deck, dealer, scores, knock_limit);
+                Ok(hand)
+            }
+            None => Ok(slot.insert(Hand::new(rules, deck, dealer, scores)?)),
+        }
     }
 
-    /// [`Hand::new`] with empty vectors given for the pile, the events and
-    /// the actions (with their capacity reserved).
-    fn dealt(
+    /// Deals `deck` into this hand, every field set afresh and the vectors
+    /// emptied (their capacity kept); `knock_limit` is [`dealable`]'s.
+    fn deal(
+        &mut self,
         rules: &'r Rules,
         deck: &Deck,
         dealer: Seat,
         scores: [u32; 2],
-        (mut pile, events, actions): (Vec<Card>, Vec<Event>, Vec<(Seat, Action)>),
-    ) -> Result<Hand<'r>, crate::rules::RulesError> {
-        rules.validate()?;
+        knock_limit: u8,
+    ) {
         let cards = deck.cards();
         let non_dealer = dealer.other();
-        let mut hands = [CardSet::EMPTY; 2];
-        for (i, &card) in cards[..20].iter().enumerate() {
-            let seat = if i % 2 == 0 { non_dealer } else { dealer };
-            hands[seat.index()].insert(card);
+        // One card at a time, non-dealer first: the non-dealer gets the
+        // even positions, the dealer the odd ones.
+        let (mut first, mut second) = (CardSet::EMPTY, CardSet::EMPTY);
+        for pair in cards[..20].chunks_exact(2) {
+            first = first.with(pair[0]);
+            second = second.with(pair[1]);
         }
+        let mut hands = [CardSet::EMPTY; 2];
+        hands[non_dealer.index()] = first;
+        hands[dealer.index()] = second;
+        // A deck holds 52 distinct cards, so the counts are known.
+        let mut held = [10; 2];
+        self.pile.clear();
+        self.events.clear();
+        self.actions.clear();
         let (upcard, phase) = match rules.deal {
             Deal::UpcardOffer => {
-                pile.push(cards[20]);
+                self.pile.push(cards[20]);
                 (Some(cards[20]), Phase::UpcardOffer { seat: non_dealer })
             }
             Deal::ElevenCards => {
                 hands[non_dealer.index()].insert(cards[20]);
+                held[non_dealer.index()] = 11;
                 let phase = Phase::EndTurn {
                     seat: non_dealer,
                     must_knock: false,
@@ -297,26 +331,22 @@ impl<'r> Hand<'r> {
                 (None, phase)
             }
         };
-        Ok(Hand {
-            rules,
-            knock_limit: rules.knock_limit_for(upcard)?,
-            dealer,
-            scores,
-            hands,
-            held: hands.map(CardSet::len),
-            known: [CardSet::EMPTY; 2],
-            stock: *cards,
-            stock_next: DEALT,
-            pile,
-            upcard,
-            phase,
-            taken: None,
-            face_down: None,
-            turns: 0,
-            events,
-            actions,
-            outcome: None,
-        })
+        debug_assert_eq!(held, hands.map(CardSet::len));
+        self.rules = rules;
+        self.knock_limit = knock_limit;
+        self.dealer = dealer;
+        self.scores = scores;
+        self.hands = hands;
+        self.held = held;
+        self.known = [CardSet::EMPTY; 2];
+        self.stock = *cards;
+        self.stock_next = DEALT;
+        self.upcard = upcard;
+        self.phase = phase;
+        self.taken = None;
+        self.face_down = None;
+        self.turns = 0;
+        self.outcome = None;
     }
 
     /// The hand in the state `view` shows, with the hidden cards filled in:
@@ -526,6 +556,11 @@ impl<'r> Hand<'r> {
         Ok(())
     }
 
+    /// [`Hand::apply`] after the seat check. The moves of nearly every turn
+    /// (the upcard answer, a draw, a plain discard) are inlined here; the
+    /// rare ones (the last chance, a knock, big gin, the showdown) are calls,
+    /// which keeps this step's own cost (registers saved, the frame) small.
+    #[inline]
     fn step(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
         match (self.phase, action) {
             (Phase::UpcardOffer { .. }, Action::TakeUpcard(take)) => {
@@ -535,7 +570,31 @@ impl<'r> Hand<'r> {
             (Phase::Draw { stock_only, .. }, Action::Draw(source)) => {
                 self.draw(seat, source, stock_only)
             }
-            (Phase::LastChance { .. }, Action::Draw(DrawSource::Pile)) => {
+            (
+                Phase::EndTurn {
+                    must_knock: false, ..
+                },
+                Action::EndTurn(TurnEnd::Discard(card)),
+            ) => {
+                let rest = self.playable(seat, card)?;
+                self.put_down(seat, card, rest);
+                Ok(())
+            }
+            (Phase::LastChance { .. }, Action::Draw(source)) => self.last_chance(seat, source),
+            (Phase::EndTurn { must_knock, .. }, Action::EndTurn(end)) => {
+                self.end_turn(seat, end, must_knock)
+            }
+            (phase, _) => Err(IllegalAction::WrongPhase(phase)),
+        }
+    }
+
+    /// The last-chance answer ([`Phase::LastChance`]): take the last
+    /// discard to knock, or pass and void the hand.
+    #[cold]
+    #[inline(never)]
+    fn last_chance(&mut self, seat: Seat, source: DrawSource) -> Result<(), IllegalAction> {
+        match source {
+            DrawSource::Pile => {
                 let top = *self.pile.last().expect("a last chance has a discard");
                 if !last_discard_knocks(self.hands[seat.index()], top, self.knock_limit, self.rules)
                 {
@@ -548,18 +607,13 @@ impl<'r> Hand<'r> {
                     seat,
                     must_knock: true,
                 };
-                Ok(())
             }
-            (Phase::LastChance { .. }, Action::Draw(DrawSource::Stock)) => {
+            DrawSource::Stock => {
                 self.events.push(Event::PassedLastDiscard { seat });
                 self.void(VoidReason::StockEnd);
-                Ok(())
             }
-            (Phase::EndTurn { must_knock, .. }, Action::EndTurn(end)) => {
-                self.end_turn(seat, end, must_knock)
-            }
-            (phase, _) => Err(IllegalAction::WrongPhase(phase)),
         }
+        Ok(())
     }
 
     fn upcard_answer(&mut self, seat: Seat, take: bool) {
@@ -629,24 +683,35 @@ impl<'r> Hand<'r> {
         self.events.push(Event::TookPile { seat, card });
     }
 
-    fn end_turn(
-        &mut self,
-        seat: Seat,
-        end: TurnEnd,
-        must_knock: bool,
-    ) -> Result<(), IllegalAction> {
+    /// `seat`'s hand without `card`, if `card` may leave it this turn: it
+    /// is held and was not just taken from the pile.
+    #[inline]
+    fn playable(&self, seat: Seat, card: Card) -> Result<CardSet, IllegalAction> {
         let hand = self.hands[seat.index()];
-        let card = match end {
-            TurnEnd::Discard(card) | TurnEnd::Knock(card) => card,
-            TurnEnd::BigGin => return self.big_gin(seat, hand),
-        };
         if !hand.contains(card) {
             return Err(IllegalAction::NotHeld(card));
         }
         if self.taken == Some(card) {
             return Err(IllegalAction::JustTaken(card));
         }
-        let rest = hand.without(card);
+        Ok(hand.without(card))
+    }
+
+    /// Any turn end but a plain discard outside a must-knock turn (those
+    /// [`Hand::step`] plays itself): a knock, big gin, or the discard a
+    /// must-knock turn refuses.
+    #[inline(never)]
+    fn end_turn(
+        &mut self,
+        seat: Seat,
+        end: TurnEnd,
+        must_knock: bool,
+    ) -> Result<(), IllegalAction> {
+        let card = match end {
+            TurnEnd::Discard(card) | TurnEnd::Knock(card) => card,
+            TurnEnd::BigGin => return self.big_gin(seat, self.hands[seat.index()]),
+        };
+        let rest = self.playable(seat, card)?;
         if let TurnEnd::Knock(_) = end {
             let deadwood = meld::deadwood(rest);
             if deadwood > self.knock_limit {
@@ -666,6 +731,14 @@ impl<'r> Hand<'r> {
         if must_knock {
             return Err(IllegalAction::MustKnock);
         }
+        self.put_down(seat, card, rest);
+        Ok(())
+    }
+
+    /// Discards `card` (checked by [`Hand::playable`]), leaving `rest`, and
+    /// passes the turn, or ends the hand at the stock end or the turn cap.
+    #[inline(always)]
+    fn put_down(&mut self, seat: Seat, card: Card, rest: CardSet) {
         self.hands[seat.index()] = rest;
         self.held[seat.index()] -= 1;
         self.known[seat.index()].remove(card);
@@ -688,9 +761,10 @@ impl<'r> Hand<'r> {
                 stock_only: false,
             };
         }
-        Ok(())
     }
 
+    #[cold]
+    #[inline(never)]
     fn big_gin(&mut self, seat: Seat, hand: CardSet) -> Result<(), IllegalAction> {
         if self.rules.big_gin_bonus.is_none() {
             return Err(IllegalAction::BigGin("not allowed under these rules"));
@@ -708,6 +782,7 @@ impl<'r> Hand<'r> {
         Ok(())
     }
 
+    #[inline(never)]
     fn show_down(&mut self, knocker: Seat) {
         let showdown = meld::showdown(
             self.hands[knocker.index()],
@@ -725,6 +800,7 @@ impl<'r> Hand<'r> {
         });
     }
 
+    #[cold]
     fn void(&mut self, reason: VoidReason) {
         self.taken = None;
         self.phase = Phase::Over;
@@ -750,6 +826,17 @@ pub fn last_discard_knocks(hand: CardSet, top: Card, knock_limit: u8, rules: &Ru
 #[must_use]
 pub fn big_gin_turn(rules: &Rules, turn: u32) -> bool {
     !(rules.deal == Deal::ElevenCards && turn == 0)
+}
+
+/// The knock limit of a hand dealt from `deck` under `rules`, once the
+/// rules pass validation: what [`Hand::new`] checks before it deals.
+fn dealable(rules: &Rules, deck: &Deck) -> Result<u8, crate::rules::RulesError> {
+    rules.validate()?;
+    let upcard = match rules.deal {
+        Deal::UpcardOffer => Some(deck.cards()[20]),
+        Deal::ElevenCards => None,
+    };
+    rules.knock_limit_for(upcard)
 }
 
 /// The cards `seat` took from the pile (or as the upcard) and still holds,
