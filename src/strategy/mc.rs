@@ -92,6 +92,7 @@ mod config;
 mod frozen;
 mod gate;
 mod caches;
+pub mod card_odds;
 mod opponent;
 mod params;
 mod prior;
@@ -255,10 +256,8 @@ impl MonteCarlo {
             return 0;
         }
         self.decisions[1] += 1;
-        let knowledge = match self.params.worlds.weighting {
-            Weighting::Tracker => Some(Knowledge::from_view(view)),
-            Weighting::None => None,
-        };
+        let belief = worlds::Belief::of(self.params.worlds.weighting, view);
+        let knowledge = belief.as_ref().and_then(worlds::Belief::knowledge);
         let samples = match self.account.as_mut() {
             Some(account) => account.share(),
             None => match self.params.budget {
@@ -273,7 +272,7 @@ impl MonteCarlo {
         } = self.params.rollouts.play
         {
             let tracker = Tracker::default();
-            self.frozen = Some(match &knowledge {
+            self.frozen = Some(match knowledge {
                 Some(k) => Frozen::new(k, &tracker),
                 None => Frozen::new(&Knowledge::from_view(view), &tracker),
             });
@@ -289,7 +288,7 @@ impl MonteCarlo {
         };
         s.values.clear();
         let all: Vec<usize> = (0..n).collect();
-        self.sample_round(view, knowledge.as_ref(), candidates, &all, &mut s, samples);
+        self.sample_round(view, belief.as_ref(), candidates, &all, &mut s, samples);
         let best = pick_candidate(&s.values, &s.weights, n, self.params.choice.confidence);
         s.worlds.truncate(s.weights.len());
         self.worlds = s.worlds;
@@ -302,7 +301,7 @@ impl MonteCarlo {
     fn sample_round<'v>(
         &mut self,
         view: &PlayerView<'v>,
-        knowledge: Option<&Knowledge>,
+        belief: Option<&worlds::Belief>,
         candidates: &[Action],
         live: &[usize],
         s: &mut Sampled<'v>,
@@ -320,7 +319,7 @@ impl MonteCarlo {
                     stock: Vec::new(),
                 });
             }
-            sample_into(&mut self.rng, view, knowledge, &mut s.worlds[w]);
+            sample_into(&mut self.rng, view, belief, &mut s.worlds[w]);
             let world = &s.worlds[w];
             let weight = self
                 .weight

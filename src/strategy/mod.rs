@@ -48,7 +48,7 @@ pub use mc::{
     Budget, Choice, Decision, Evaluator, FastOwn, Frozen, GreedyRollout, HandPrior, Knocks,
     McCaches, McConfig, McParams, Model, MonteCarlo, OpponentModel, OpponentPolicy, OwnRollout,
     Points, Rollout, RolloutEnd, RolloutPlay, Rollouts, Weighting, World, WorldModel, WorldWeight,
-    budget,
+    budget, card_odds,
 };
 pub use profile::{
     Given, KeyError, Keys, Kind, Param, ParamError, ParamType, Params, Profile, ProfileError,

@@ -60,6 +60,8 @@ pub enum Weighting {
     None,
     /// In proportion to [`Knowledge::prob`](crate::strategy::Knowledge::prob).
     Tracker,
+    /// In proportion to the learned odds ([`CardOdds`](super::card_odds::CardOdds)).
+    Learned,
 }
 
 keys! {
@@ -84,7 +86,7 @@ pub struct McParams {
     /// `rollout` (the opponent is always modelled by `rollout`).
     pub own_rollout: Option<OwnRollout> => Text "greedy, tracker or frozen",
     /// How hidden cards are sampled.
-    pub weighting: Weighting => Text "none or tracker",
+    pub weighting: Weighting => Text "none, tracker or learned",
     /// Discards considered at the end of a turn (1 to 11).
     pub discards: u8 => Integer "an integer from 1 to 11",
     /// The policy whose answer is played unless sampling shows a better one
@@ -398,6 +400,7 @@ impl fmt::Display for McParams {
             let w = match self.weighting {
                 Weighting::None => "none",
                 Weighting::Tracker => "tracker",
+                Weighting::Learned => "learned",
             };
             params.push(format!("weighting={w}"));
         }
@@ -557,7 +560,7 @@ mod tests {
         let turns = e("mc:frozen_turns=2");
         assert!(turns.contains("give own_rollout=frozen"), "{turns}");
         assert!(e("mc:own_rollout=frozen,frozen_turns=0").contains("1 to 30"));
-        assert!(e("mc:weighting=yes").contains("none or tracker"));
+        assert!(e("mc:weighting=yes").contains("none, tracker or learned"));
         // A retired key is refused like any unknown one.
         assert!(e("mc:objective=game").contains(&KIND.param_names()));
         assert!(e("mc:seed=-1").contains("2^64"));

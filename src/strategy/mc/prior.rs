@@ -27,7 +27,6 @@ use crate::cards::CardSet;
 use crate::engine::{Deck, Event, Hand, PlayerView, Seat, Strategy, play_hand_inspected};
 use crate::meld;
 use crate::rules::Rules;
-use crate::strategy::Knowledge;
 
 use super::{Model, Weighting, World, sample_into};
 
@@ -94,10 +93,9 @@ impl HandPrior {
                 let view = hand.view(seat);
                 let row = opponent_draws(&view) * BUCKETS;
                 real[row + bucket(meld::deadwood(hand.cards(seat.other())))] += 1.0;
-                let knowledge =
-                    (weighting == Weighting::Tracker).then(|| Knowledge::from_view(&view));
+                let belief = super::worlds::Belief::of(weighting, &view);
                 for _ in 0..SAMPLES {
-                    sample_into(&mut sampler, &view, knowledge.as_ref(), &mut world);
+                    sample_into(&mut sampler, &view, belief.as_ref(), &mut world);
                     sampled[row + bucket(meld::deadwood(world.opponent))] +=
                         1.0 / f64::from(SAMPLES);
                 }

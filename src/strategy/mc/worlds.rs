@@ -38,6 +38,65 @@ pub trait WorldWeight: Send + Sync {
     fn weight(&self, decision: &Decision<'_, '_>, opponent: CardSet) -> f64;
 }
 
+/// Weights of the unseen cards for drawing the opponent's hidden ones:
+/// [`Knowledge`]'s probabilities (`weighting = tracker`) or the learned
+/// odds ([`Odds`](super::card_odds::Odds), `weighting = learned`).
+pub(crate) trait CardWeights {
+    /// The weight of the card at `bit` of a [`CardSet`].
+    fn at_bit(&self, bit: u32) -> f32;
+}
+
+impl CardWeights for Knowledge {
+    fn at_bit(&self, bit: u32) -> f32 {
+        self.prob_at_bit(bit)
+    }
+}
+
+impl CardWeights for super::card_odds::Odds {
+    fn at_bit(&self, bit: u32) -> f32 {
+        self.0[bit as usize]
+    }
+}
+
+/// What the player believes of the unseen cards under a
+/// [`Weighting`](super::Weighting) other than `none`.
+pub(crate) enum Belief {
+    /// `tracker`.
+    Tracker(Knowledge),
+    /// `learned`.
+    Learned(super::card_odds::Odds),
+}
+
+impl Belief {
+    /// The belief `weighting` forms from `view` (`None` for `none`).
+    pub(crate) fn of(weighting: super::Weighting, view: &PlayerView<'_>) -> Option<Belief> {
+        match weighting {
+            super::Weighting::None => None,
+            super::Weighting::Tracker => Some(Belief::Tracker(Knowledge::from_view(view))),
+            super::Weighting::Learned => Some(Belief::Learned(
+                super::card_odds::CardOdds::learned().odds(view),
+            )),
+        }
+    }
+
+    /// The tracker's knowledge, if that is the belief.
+    pub(crate) fn knowledge(&self) -> Option<&Knowledge> {
+        match self {
+            Belief::Tracker(k) => Some(k),
+            Belief::Learned(_) => None,
+        }
+    }
+}
+
+impl CardWeights for Belief {
+    fn at_bit(&self, bit: u32) -> f32 {
+        match self {
+            Belief::Tracker(k) => k.at_bit(bit),
+            Belief::Learned(odds) => odds.at_bit(bit),
+        }
+    }
+}
+
 /// One world consistent with `view`, drawn with `rng` (see the module docs).
 ///
 /// # Panics
@@ -63,10 +122,10 @@ pub(crate) fn sample_world(
 ///
 /// # Panics
 /// As [`sample_world`].
-pub(crate) fn sample_into(
+pub(crate) fn sample_into<K: CardWeights + ?Sized>(
     rng: &mut Pcg64Mcg,
     view: &PlayerView<'_>,
-    knowledge: Option<&Knowledge>,
+    knowledge: Option<&K>,
     world: &mut World,
 ) {
     // The pool holds the unseen cards' bit positions, in the set's order.
@@ -88,7 +147,7 @@ pub(crate) fn sample_into(
         Some(k) => {
             let mut weights = [0f64; 52];
             for (w, &bit) in weights.iter_mut().zip(&pool[..len]) {
-                *w = f64::from(k.prob_at_bit(u32::from(bit)));
+                *w = f64::from(k.at_bit(u32::from(bit)));
             }
             let mut total: f64 = weights[..len].iter().sum();
             for _ in 0..hidden {
