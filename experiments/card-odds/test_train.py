@@ -59,3 +59,14 @@ def test_fit_recovers_known_weights():
     w = train.fit(rows)
     for got, want in zip(w, truth):
         assert abs(got - want) < 0.1, (w, truth)
+
+
+def test_a_bad_table_is_exit_2_naming_the_file(tmp_path):
+    import subprocess
+
+    script = os.path.join(HERE, "train.py")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("d0,d1,d2,p0,p1,p2,t0,t1,t2,value,draws,cards,held\n1,2,x\n")
+    for path, says in [(str(bad), "bad.csv:2: expected whole numbers"), (str(tmp_path / "none.csv"), "cannot read the training table")]:
+        r = subprocess.run([sys.executable, script, path], capture_output=True, text=True)
+        assert r.returncode == 2 and says in r.stderr and r.stdout == "", (r.returncode, r.stderr)

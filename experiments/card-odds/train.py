@@ -31,20 +31,30 @@ def features(key):
     return [float(n) for n in counts] + [v, v * draws / MAX_DRAWS]
 
 
+def fail(message):
+    """Bad input: the message on stderr, exit code 2, nothing written."""
+    sys.stderr.write(message + "\n")
+    sys.exit(2)
+
+
 def read_table(path):
     rows = []
-    with open(path) as f:
+    try:
+        f = open(path)
+    except OSError as e:
+        fail(f"cannot read the training table {path}: {e.strerror}")
+    with f:
         header = f.readline().strip().split(",")
         if len(header) != 13:
-            sys.exit(f"{path}: expected 13 columns, found {len(header)}")
+            fail(f"{path}: expected 13 columns, found {len(header)}")
         for n, line in enumerate(f, start=2):
             cols = line.strip().split(",")
             try:
                 nums = [int(c) for c in cols]
             except ValueError:
-                sys.exit(f"{path}:{n}: expected whole numbers")
+                fail(f"{path}:{n}: expected whole numbers")
             if len(nums) != 13 or nums[12] > nums[11]:
-                sys.exit(f"{path}:{n}: expected 13 columns with held <= cards")
+                fail(f"{path}:{n}: expected 13 columns with held <= cards")
             rows.append((features(nums[:11]), nums[11], nums[12]))
     return rows
 
@@ -107,7 +117,7 @@ def weights_text(w, source):
 
 def main():
     if len(sys.argv) not in (2, 3):
-        sys.exit("usage: train.py TABLE.csv [SOURCE-NOTE]")
+        fail("usage: train.py TABLE.csv [SOURCE-NOTE]")
     rows = read_table(sys.argv[1])
     note = sys.argv[2] if len(sys.argv) == 3 else sys.argv[1]
     sys.stdout.write(weights_text(fit(rows), note))
