@@ -4,6 +4,7 @@ training table), the log-odds computed here from the committed weights
 file equal the Rust ones to the printed digits.
 
     python3 -m pytest experiments/card-odds/test_train.py
+    python3 experiments/card-odds/test_train.py   # without pytest
 """
 
 import os
@@ -70,3 +71,13 @@ def test_a_bad_table_is_exit_2_naming_the_file(tmp_path):
     for path, says in [(str(bad), "bad.csv:2: expected whole numbers"), (str(tmp_path / "none.csv"), "cannot read the training table")]:
         r = subprocess.run([sys.executable, script, path], capture_output=True, text=True)
         assert r.returncode == 2 and says in r.stderr and r.stdout == "", (r.returncode, r.stderr)
+
+
+if __name__ == "__main__":
+    import pathlib
+    import tempfile
+
+    test_features_agree_with_rust()
+    test_fit_recovers_known_weights()
+    test_a_bad_table_is_exit_2_naming_the_file(pathlib.Path(tempfile.mkdtemp()))
+    print("experiments/card-odds: 3 tests passed")
