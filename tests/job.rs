@@ -94,19 +94,19 @@ fn shards_merge_to_the_whole_run() {
         shards.push(dir);
     }
     let merged_dir = scratch("merged");
-    let merged = job::merge(&shards, &merged_dir, &["merge".into()]).unwrap();
+    let merged = job::merge(&shards, &merged_dir, None, &["merge".into()]).unwrap();
     assert_eq!(merged.tallies, outcome.tallies);
     for name in SAME {
         assert_eq!(read(&whole_dir, name), read(&merged_dir, name), "{name}");
     }
     // A shard missing, or given twice, is refused.
-    let err = job::merge(&shards[..2], &scratch("gap"), &[]).unwrap_err();
+    let err = job::merge(&shards[..2], &scratch("gap"), None, &[]).unwrap_err();
     assert!(
         matches!(&err, JobError::Input(m) if m.contains("shard 3/3 is missing")),
         "{err}"
     );
     let twice = [shards[0].clone(), shards[0].clone(), shards[2].clone()];
-    let err = job::merge(&twice, &scratch("twice"), &[]).unwrap_err();
+    let err = job::merge(&twice, &scratch("twice"), None, &[]).unwrap_err();
     assert!(
         matches!(&err, JobError::Input(m) if m.contains("given twice")),
         "{err}"
@@ -328,7 +328,7 @@ fn merging_a_sweep_writes_its_table() {
         shards.push(dir);
     }
     let merged = scratch("sweep-merged");
-    job::merge(&shards, &merged, &[]).unwrap();
+    job::merge(&shards, &merged, None, &[]).unwrap();
     for name in ["sweep.csv", "sweep.svg", "summary.csv", "distribution.csv"] {
         assert_eq!(read(&whole_dir, name), read(&merged, name), "{name}");
     }

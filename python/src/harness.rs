@@ -278,14 +278,21 @@ fn crosstable_rows(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyList>> 
 
 /// Merges the shard folders `shards` (each made with `shard="K/N"` and
 /// `out`) into `out`, as `ginlab merge` does: the files one unsharded run
-/// writes, byte for byte. Returns their rows, as `run` does.
+/// writes, byte for byte; with `record`, also the shards' parts of the
+/// game record (each shard run with `record=`) into the record one
+/// unsharded run writes. Returns their rows, as `run` does.
 #[pyfunction]
-#[pyo3(signature = (shards, *, out))]
-pub fn merge(py: Python<'_>, shards: Vec<PathBuf>, out: PathBuf) -> PyResult<Bound<'_, PyDict>> {
+#[pyo3(signature = (shards, *, out, record = None))]
+pub fn merge(
+    py: Python<'_>,
+    shards: Vec<PathBuf>,
+    out: PathBuf,
+    record: Option<PathBuf>,
+) -> PyResult<Bound<'_, PyDict>> {
     let given: Vec<String> = shards.iter().map(|p| p.display().to_string()).collect();
     let command = command("merge", &given);
     let outcome = py
-        .detach(|| job::merge(&shards, &out, &command))
+        .detach(|| job::merge(&shards, &out, record.as_deref(), &command))
         .map_err(job_error)?;
     rows(py, &outcome)
 }

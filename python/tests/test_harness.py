@@ -204,3 +204,25 @@ def test_budget_sprt_and_record(tmp_path):
     assert len(record.read_text().splitlines()) == 6
     with pytest.raises(ValueError, match="--sprt: a sequential test compares two players"):
         ginlab.match("greedy", "simple", "random", games=2, sprt="elo0=0,elo1=10")
+
+
+def test_recorded_shards_merge_to_the_one_run_record(tmp_path):
+    # Two shards, each recording its part; merge joins the parts into the
+    # record (and the folder) one unsharded run writes, byte for byte.
+    whole = tmp_path / "whole.jsonl"
+    ginlab.match("greedy", "simple", games=12, seed=5, out=str(tmp_path / "one"), record=str(whole))
+    shards = []
+    for k in (1, 2):
+        shard = tmp_path / f"shard{k}"
+        ginlab.match("greedy", "simple", games=12, seed=5, out=str(shard), shard=f"{k}/2", record=str(shard / "part.jsonl"))
+        shards.append(str(shard))
+    merged = tmp_path / "merged.jsonl"
+    rows = ginlab.merge(list(reversed(shards)), out=str(tmp_path / "m"), record=str(merged))
+    assert rows["summary"][0]["games"] == 12
+    assert merged.read_bytes() == whole.read_bytes()
+    assert (tmp_path / "m" / "tallies.json").read_bytes() == (tmp_path / "one" / "tallies.json").read_bytes()
+    # A shard folder without its part is refused, naming it, and nothing is written.
+    (tmp_path / "shard2" / "part.jsonl").unlink()
+    with pytest.raises(ValueError, match="part.jsonl"):
+        ginlab.merge(shards, out=str(tmp_path / "m2"), record=str(tmp_path / "m2.jsonl"))
+    assert not (tmp_path / "m2.jsonl").exists()

@@ -137,8 +137,7 @@ pub fn merge(args: MergeArgs) -> Result<(), Failure> {
     // Merging draws no bar: -q has nothing to hide.
     let _quiet = args.quiet;
     let start = Instant::now();
-    let outcome =
-        job::merge_with_record(&args.shards, &args.out, args.record.as_deref(), &command())?;
+    let outcome = job::merge(&args.shards, &args.out, args.record.as_deref(), &command())?;
     super::job::print_notes(&outcome);
     let seconds = start.elapsed().as_secs_f64();
     let text = if args.json {

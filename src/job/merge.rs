@@ -12,19 +12,9 @@ use super::{JobError, Shard};
 
 /// Merges the shard folders `inputs` into `out`, writing the same files as
 /// one unsharded run (the manifest is the first shard's, with a note naming
-/// `command` and the shards).
-///
-/// # Errors
-/// [`JobError::Input`]: a folder that is not a shard, shards of different
-/// runs, a shard given twice or missing, `out` being a shard.
-/// [`JobError::Run`]: writing the result.
-pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outcome, JobError> {
-    merge_with_record(inputs, out, None, command)
-}
-
-/// [`merge`], and with `record` the shards' parts of the game record
-/// (each shard run with `--record`) into the record the unsharded run
-/// writes, byte for byte.
+/// `command` and the shards); with `record`, also the shards' parts of the
+/// game record (each shard run with `--record`) into the record the
+/// unsharded run writes, byte for byte.
 ///
 /// # Errors
 /// [`JobError::Input`]: a folder that is not a shard, shards of different
@@ -32,7 +22,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, command: &[String]) -> Result<Outco
 /// `record`, a shard run without one, a shard's record missing or not the
 /// one its tallies describe.
 /// [`JobError::Run`]: writing the result.
-pub fn merge_with_record(
+pub fn merge(
     inputs: &[PathBuf],
     out: &Path,
     record: Option<&Path>,

@@ -44,7 +44,7 @@ pub use inputs::{
     Cap, DECKS_FILE, PROFILE_FILE, RULES_FILE, SPEC_FILE, decks, match_variant, not_utf8, player,
     rules, study_variants,
 };
-pub use merge::{merge, merge_with_record};
+pub use merge::merge;
 pub use output::{Outcome, remake_views, write_played};
 pub use run::{MAX_THREADS, Options, Progress, STOP_BLOCK, check_threads, run};
 pub use spec::{JobRequest, JobSpec, Layout, Player, Resolve, Row, given_once};
