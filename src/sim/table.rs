@@ -536,19 +536,7 @@ impl TablePlan {
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<TableTallies, RunError> {
-        let mut tallies = run_chunks(
-            range,
-            threads,
-            progress,
-            || (),
-            |index, tallies: &mut TableTallies, (), _| self.play_deal(index, tallies),
-            TableTallies::merge,
-            None,
-        )?;
-        if tallies.sides.is_empty() {
-            tallies = TableTallies::new(self.format);
-        }
-        Ok(tallies)
+        self.play(range, threads, progress, None, None)
     }
 
     /// [`TablePlan::run`], also writing one [record](TableRecord) line per
@@ -563,20 +551,34 @@ impl TablePlan {
         range: Range<u64>,
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
-        (variant, names): (&str, &[String]),
+        labels: (&str, &[String]),
         out: &mut dyn Write,
     ) -> Result<TableTallies, RunError> {
-        let header = TableHeader::new(self, variant, names);
+        let header = TableHeader::new(self, labels.0, labels.1);
+        self.play(range, threads, progress, Some(&header), Some(out))
+    }
+
+    /// [`TablePlan::run`], with the record's header and file if one is
+    /// written.
+    fn play(
+        &self,
+        range: Range<u64>,
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+        header: Option<&TableHeader>,
+        out: Option<&mut dyn Write>,
+    ) -> Result<TableTallies, RunError> {
         let mut tallies = run_chunks(
             range,
             threads,
             progress,
             || (),
             |index, tallies: &mut TableTallies, (), lines| {
-                self.play_deal_recorded(index, tallies, Some((&header, lines)))
+                let record = header.map(|h| (h, lines));
+                self.play_deal_recorded(index, tallies, record)
             },
             TableTallies::merge,
-            Some(out),
+            out,
         )?;
         if tallies.sides.is_empty() {
             tallies = TableTallies::new(self.format);
