@@ -220,8 +220,8 @@ fn decisions_ignore_hidden_cards() {
         "mc:samples=8,weighting=none,rollout=tracker,calibrate=false",
     ];
     // Parsed once: a parsed `mc` profile keeps its calibration's tables, so
-    // each preset's prior is measured once, not once a deck (a measurement
-    // is most of this test's time; the second mc profile goes without).
+    // each preset's prior is built once, not once a deck (the second mc
+    // profile goes without).
     let profiles: Vec<(&str, Profile)> = profiles
         .iter()
         .map(|text| (*text, text.parse().unwrap()))

@@ -25,12 +25,12 @@ struct Tables {
 }
 
 impl McCaches {
-    /// The hand prior for `rules`, `weighting` and `model`, measured on
-    /// first use.
+    /// The hand prior for `rules`, `weighting` and `model`, built on first
+    /// use ([`HandPrior::of`]: the committed table, or measured).
     #[must_use]
     pub fn prior(&self, rules: &Rules, weighting: Weighting, model: Model) -> Arc<HandPrior> {
         shared(&self.0.priors, (rules.clone(), weighting, model), || {
-            HandPrior::measure(rules, weighting, model)
+            HandPrior::of(rules, weighting, model)
         })
     }
 }

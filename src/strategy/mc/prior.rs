@@ -19,6 +19,13 @@
 //! Against an opponent that plays differently from the model the weights
 //! are an approximation: a greedy model says an opponent that has not
 //! knocked rarely holds 10 or less, which is false of a gin hunter.
+//!
+//! Measuring takes about 2.5 s of one core, so the tables every committed
+//! profile uses (the presets, tracker-weighted worlds, the greedy opponent
+//! at its own threshold) are committed in `prior_table.rs` and read by
+//! [`HandPrior::of`]; any other key is measured. A test measures each
+//! committed table again and compares the file's text, so a change to the
+//! measurement or to greedy cannot leave a stale table behind.
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -29,7 +36,19 @@ use crate::meld;
 use crate::rules::Rules;
 use crate::strategy::Knowledge;
 
-use super::{Model, Weighting, World, sample_into};
+use super::{Model, Rollout, Weighting, World, sample_into};
+
+#[path = "prior_table.rs"]
+#[rustfmt::skip]
+mod table;
+
+/// A committed table: the prior of `preset` with `weighting` and `model`.
+struct Committed {
+    preset: &'static str,
+    weighting: Weighting,
+    model: Model,
+    weight: [f64; CELLS],
+}
 
 /// Hands of greedy self-play measured.
 pub const HANDS: u32 = 10_000;
@@ -40,6 +59,7 @@ pub const MAX_DRAWS: usize = 8;
 /// The largest weight of one world.
 pub const MAX_WEIGHT: f64 = 25.0;
 const BUCKETS: usize = 21;
+const CELLS: usize = (MAX_DRAWS + 1) * BUCKETS;
 
 /// Importance weights by (opponent draws, deadwood bucket).
 #[derive(Clone, Debug, PartialEq)]
@@ -67,6 +87,19 @@ pub fn opponent_draws(view: &PlayerView<'_>) -> usize {
 }
 
 impl HandPrior {
+    /// The prior for `rules`, `weighting` and `model`: the committed table
+    /// when there is one (see the module docs), measured otherwise. Either
+    /// way it equals [`HandPrior::measure`]'s.
+    #[must_use]
+    pub fn of(rules: &Rules, weighting: Weighting, model: Model) -> HandPrior {
+        committed(rules, weighting, model).map_or_else(
+            || HandPrior::measure(rules, weighting, model),
+            |c| HandPrior {
+                weight: c.weight.to_vec(),
+            },
+        )
+    }
+
     /// Measures the weights for `rules` and a sampler `weighting` (fixed seed).
     ///
     /// # Panics
@@ -75,8 +108,7 @@ impl HandPrior {
     pub fn measure(rules: &Rules, weighting: Weighting, model: Model) -> HandPrior {
         let mut rng = Pcg64Mcg::seed_from_u64(0x7072_696f);
         let mut sampler = Pcg64Mcg::seed_from_u64(0x7361_6d70);
-        let cells = (MAX_DRAWS + 1) * BUCKETS;
-        let (mut real, mut sampled) = (vec![0f64; cells], vec![0f64; cells]);
+        let (mut real, mut sampled) = (vec![0f64; CELLS], vec![0f64; CELLS]);
         let [mut a, mut b] = [model.player(), model.player()];
         let mut world = World {
             opponent: CardSet::EMPTY,
@@ -104,7 +136,7 @@ impl HandPrior {
             })
             .expect("greedy plays legal actions");
         }
-        let mut weight = vec![1.0; cells];
+        let mut weight = vec![1.0; CELLS];
         for row in 0..=MAX_DRAWS {
             let cells = row * BUCKETS..(row + 1) * BUCKETS;
             let r: f64 = real[cells.clone()].iter().sum::<f64>() + BUCKETS as f64;
@@ -125,6 +157,15 @@ impl HandPrior {
     }
 }
 
+/// The committed table for `rules`, `weighting` and `model`, if any.
+fn committed(rules: &Rules, weighting: Weighting, model: Model) -> Option<&'static Committed> {
+    table::COMMITTED.iter().find(|c| {
+        c.weighting == weighting
+            && c.model == model
+            && Rules::preset(c.preset).is_ok_and(|preset| preset == *rules)
+    })
+}
+
 impl super::WorldWeight for HandPrior {
     fn weight(&self, decision: &super::Decision<'_, '_>, opponent: CardSet) -> f64 {
         HandPrior::weight(self, decision.opponent_draws, opponent)
@@ -133,7 +174,98 @@ impl super::WorldWeight for HandPrior {
 
 #[cfg(test)]
 mod tests {
+    use std::fmt::Write as _;
+
     use super::*;
+    use crate::rules::KnockLimit;
+
+    /// The keys whose tables are committed: every preset, tracker-weighted
+    /// worlds, the greedy opponent at its own threshold (the default `mc`
+    /// and every committed profile).
+    const COMMITTED_KEYS: [(&str, Weighting, Model); 4] = {
+        const GREEDY: Model = Model {
+            rollout: Rollout::Greedy,
+            knock_at: None,
+        };
+        [
+            ("standard", Weighting::Tracker, GREEDY),
+            ("hoyle", Weighting::Tracker, GREEDY),
+            ("oklahoma", Weighting::Tracker, GREEDY),
+            ("eaai", Weighting::Tracker, GREEDY),
+        ]
+    };
+
+    /// The text of `prior_table.rs` for `priors`, measured for
+    /// [`COMMITTED_KEYS`].
+    fn table_text(priors: &[HandPrior]) -> String {
+        let mut out = String::from(
+            "// The committed hand priors (see prior.rs). Generated: do not edit.\n\
+             // Re-make with `GINLAB_WRITE_PRIORS=1 cargo test --lib committed_priors`.\n\n\
+             use super::{Committed, Model, Rollout, Weighting};\n\n\
+             pub(super) const COMMITTED: &[Committed] = &[\n",
+        );
+        for ((preset, weighting, model), prior) in COMMITTED_KEYS.iter().zip(priors) {
+            let _ = write!(
+                out,
+                "    Committed {{\n        preset: {preset:?},\n        weighting: Weighting::{weighting:?},\n        \
+                 model: Model {{\n            rollout: Rollout::{:?},\n            knock_at: {:?},\n        }},\n        \
+                 weight: [\n",
+                model.rollout, model.knock_at
+            );
+            for row in prior.weight.chunks(BUCKETS) {
+                let cells: Vec<String> = row.iter().map(|w| format!("{w:?}")).collect();
+                let _ = writeln!(out, "            {},", cells.join(", "));
+            }
+            out.push_str("        ],\n    },\n");
+        }
+        out.push_str("];\n");
+        out
+    }
+
+    /// The committed tables are what measuring gives today, to the byte
+    /// (so to the bit), and [`HandPrior::of`] reads them;
+    /// `GINLAB_WRITE_PRIORS=1` re-makes the file instead.
+    #[test]
+    fn committed_priors_are_measured() {
+        let measured: Vec<HandPrior> = COMMITTED_KEYS
+            .iter()
+            .map(|&(preset, weighting, model)| {
+                HandPrior::measure(&Rules::preset(preset).unwrap(), weighting, model)
+            })
+            .collect();
+        let text = table_text(&measured);
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/strategy/mc/prior_table.rs");
+        if std::env::var_os("GINLAB_WRITE_PRIORS").is_some() {
+            std::fs::write(path, &text).expect("prior_table.rs is writable");
+        }
+        assert!(
+            include_str!("prior_table.rs") == text,
+            "{path} is not what measuring gives: re-make it with \
+             `GINLAB_WRITE_PRIORS=1 cargo test --lib committed_priors`"
+        );
+        for ((preset, weighting, model), prior) in COMMITTED_KEYS.into_iter().zip(&measured) {
+            let rules = Rules::preset(preset).unwrap();
+            assert!(committed(&rules, weighting, model).is_some(), "{preset}");
+            assert_eq!(HandPrior::of(&rules, weighting, model), *prior, "{preset}");
+        }
+    }
+
+    /// Only the committed keys are read from the table: other rules,
+    /// weightings and models are measured.
+    #[test]
+    fn other_keys_are_not_committed() {
+        let (preset, weighting, model) = COMMITTED_KEYS[3];
+        let mut rules = Rules::preset(preset).unwrap();
+        assert!(committed(&rules, weighting, model).is_some());
+        assert!(committed(&rules, Weighting::None, model).is_none());
+        let knocking = Model {
+            knock_at: Some(8),
+            ..model
+        };
+        assert!(committed(&rules, weighting, knocking).is_none());
+        rules.knock_limit = KnockLimit::Fixed(9);
+        assert!(committed(&rules, weighting, model).is_none());
+    }
 
     /// Once the opponent has drawn a few times, middling deadwood weighs
     /// more than high deadwood (real opponents improve their hands), and a
