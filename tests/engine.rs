@@ -893,3 +893,76 @@ fn partnerships_play_to_125_and_alternate_the_deal_at_each_table() {
         assert_ne!(pair[0], pair[1], "the deal alternates");
     }
 }
+
+/// Plays greedy but fails on its `after`-th decision, saying so or not
+/// through [`ginlab::engine::Strategy::can_forfeit`].
+struct FailsAfter {
+    inner: Box<dyn ginlab::engine::Strategy>,
+    after: usize,
+    decisions: usize,
+    says_so: bool,
+}
+
+impl FailsAfter {
+    fn decided(&mut self) {
+        self.decisions += 1;
+    }
+}
+
+impl ginlab::engine::Strategy for FailsAfter {
+    fn name(&self) -> &str {
+        "fails-after"
+    }
+    fn take_upcard(&mut self, view: &ginlab::engine::PlayerView<'_>) -> bool {
+        self.decided();
+        self.inner.take_upcard(view)
+    }
+    fn draw(&mut self, view: &ginlab::engine::PlayerView<'_>) -> DrawSource {
+        self.decided();
+        self.inner.draw(view)
+    }
+    fn end_turn(&mut self, view: &ginlab::engine::PlayerView<'_>) -> TurnEnd {
+        self.decided();
+        self.inner.end_turn(view)
+    }
+    fn forfeit(&mut self) -> Option<String> {
+        (self.decisions >= self.after).then(|| format!("failed at decision {}", self.decisions))
+    }
+    fn can_forfeit(&self) -> bool {
+        self.says_so
+    }
+}
+
+fn play_failing(says_so: bool) -> Result<HandOutcome, ginlab::engine::EngineError> {
+    let rules = Rules::standard();
+    let deck = Deck::shuffled(&mut <rand_pcg::Pcg64Mcg as rand::SeedableRng>::seed_from_u64(3));
+    let mut hand = Hand::new(&rules, &deck, Seat::A, [0, 0]).unwrap();
+    let [inner, mut other] = greedy_players::<2>();
+    let mut failing = FailsAfter {
+        inner,
+        after: 3,
+        decisions: 0,
+        says_so,
+    };
+    ginlab::engine::play_hand(&mut hand, &mut [&mut failing, other.as_mut()])
+}
+
+#[test]
+fn a_player_that_can_forfeit_is_asked_after_every_decision() {
+    match play_failing(true) {
+        Err(ginlab::engine::EngineError::Forfeit { seat, reason, .. }) => {
+            assert_eq!(seat, Seat::A);
+            assert_eq!(reason, "failed at decision 3");
+        }
+        other => panic!("expected a forfeit, got {other:?}"),
+    }
+}
+
+/// A player that fails but says it cannot is a bug the debug build catches
+/// (a release build skips the question for such players).
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "says it cannot")]
+fn a_player_that_fails_without_saying_it_can_is_caught_in_debug_builds() {
+    let _ = play_failing(false);
+}

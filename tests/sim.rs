@@ -36,6 +36,23 @@ fn any_thread_count_gives_identical_tallies() {
     }
 }
 
+/// Workers fold their chunks into one tally each: the result is the plain
+/// deal-by-deal sum, with every unit kept, for any thread count.
+#[test]
+fn the_runner_sums_what_deal_by_deal_play_sums() {
+    let p = plan(Work::Hands(2500), true);
+    let mut direct = Tallies::default();
+    for index in 0..p.deals() {
+        p.play_deal(index, &mut direct).unwrap();
+    }
+    for threads in [1, 3] {
+        let (tallies, units) = p.run_scored(0..p.deals(), threads, &|_| {}).unwrap();
+        assert_eq!(tallies, direct, "{threads} threads");
+        assert_eq!(units.len(), p.deals());
+        assert_eq!(units.into_scores().count() as u64, p.deals());
+    }
+}
+
 #[test]
 fn ranges_merge_to_the_whole_run() {
     let p = plan(Work::Games(80), true);

@@ -133,6 +133,9 @@ impl Strategy for Channel {
     fn forfeit(&mut self) -> Option<String> {
         self.closed.then(|| "the game was closed".to_owned())
     }
+    fn can_forfeit(&self) -> bool {
+        true
+    }
 }
 
 /// The points each player gains from one two-player hand.

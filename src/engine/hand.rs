@@ -96,8 +96,10 @@ pub enum IllegalAction {
     MustKnock,
 }
 
-/// The decision a seat returns, as applied to a [`Hand`].
+/// The decision a seat returns, as applied to a [`Hand`]. Aligned so that
+/// a logged `(Seat, Action)` is four bytes, written in one store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(align(2))]
 pub enum Action {
     /// Answer to the upcard offer.
     TakeUpcard(bool),
@@ -551,9 +553,14 @@ impl<'r> Hand<'r> {
         if self.phase.seat() != Some(seat) {
             return Err(IllegalAction::WrongPhase(self.phase));
         }
-        self.step(seat, action)?;
+        // Logged first and taken back on a refusal: nothing is left to do
+        // after the move, so the rare moves' calls end the step.
         self.actions.push((seat, action));
-        Ok(())
+        let applied = self.step(seat, action);
+        if applied.is_err() {
+            self.actions.pop();
+        }
+        applied
     }
 
     /// [`Hand::apply`] after the seat check. The moves of nearly every turn

@@ -56,9 +56,19 @@ pub trait Strategy: Send {
     /// Whether this player has failed and forfeits: a reason once it could
     /// not give a valid answer (an external bot that crashed, timed out or
     /// answered wrongly). The driver asks after every decision; the answer
-    /// given with a failure is not played. Built-in strategies never fail.
+    /// given with a failure is not played, and only a player that says
+    /// [`Strategy::can_forfeit`] is asked. Built-in strategies never fail.
     fn forfeit(&mut self) -> Option<String> {
         None
+    }
+
+    /// Whether [`Strategy::forfeit`] can ever answer: a player that
+    /// overrides `forfeit` says `true` here (the external bots, the Python
+    /// players). The default `false` lets the driver skip a call after
+    /// every decision; debug builds still ask such a player and panic if
+    /// it fails, so a player that forgot to say so is caught by its tests.
+    fn can_forfeit(&self) -> bool {
+        false
     }
 }
 
@@ -140,10 +150,18 @@ pub fn play_hand_inspected(
     }
     let mut delivered = hand.events().len();
     let observers = [players[0].observes(), players[1].observes()];
+    let fallible = [players[0].can_forfeit(), players[1].can_forfeit()];
     while let Some(seat) = hand.phase().seat() {
         let player = &mut players[seat.index()];
         let action = ask(*player, &hand.view(seat));
-        if let Some(reason) = player.forfeit() {
+        if (fallible[seat.index()] || cfg!(debug_assertions))
+            && let Some(reason) = player.forfeit()
+        {
+            assert!(
+                fallible[seat.index()],
+                "{} forfeited ({reason}) but says it cannot (Strategy::can_forfeit)",
+                player.name()
+            );
             return Err(EngineError::Forfeit {
                 seat,
                 name: player.name().to_owned(),

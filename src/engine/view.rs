@@ -120,7 +120,10 @@ pub enum TurnEnd {
 
 /// Something a player at the table sees happen. Stock draws do not show the
 /// card; a knock's discard is face down.
+///
+/// Four bytes (three used), aligned so that logging one is one store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(align(4))]
 pub enum Event {
     /// `seat` took the upcard.
     UpcardTaken {

@@ -11,8 +11,9 @@
 //!   under `next_dealer = loser` or `winner`), so every hand mirrors the
 //!   first game's for as long as both games last.
 //! - Deals are split into chunks that rayon plays on any number of threads;
-//!   each chunk fills a [`Tallies`] of integers, and merging them is exact, so
-//!   the result is the same bytes for any thread count or shard split.
+//!   the chunks a worker plays fill one [`Tallies`] of integers, and merging
+//!   them is exact, so the result is the same bytes for any thread count or
+//!   shard split.
 //! - [`Plan::run_recorded`] also writes every game as a [`GameRecord`] line,
 //!   in deal order whatever the thread count; [`replay`] re-simulates a
 //!   record through the engine and checks it.
@@ -415,16 +416,19 @@ impl Plan {
     }
 }
 
-/// Plays deals `range` on `threads` threads (0: one per core) in chunks,
-/// each into a fresh `T` by `play(deal, tallies, worker, lines)` (generic,
-/// so the runner's deal loop inlines; `worker` is state a worker keeps
-/// across its chunks, made by `init`: the players and hand a plan reuses;
-/// `lines` is the chunk's record buffer, which a deal appends its record
-/// lines to when there is a `sink`), merges the chunks with `merge` and
-/// calls `progress` with the deals done so far. Merging must be exact
-/// (integer tallies), so the result does not depend on how the chunks are
-/// combined; of two errors the lower deal index wins, so the error is
-/// deterministic too.
+/// Plays deals `range` on `threads` threads (0: one per core) in chunks
+/// by `play(deal, tallies, worker, lines)` (generic, so the runner's deal
+/// loop inlines). `tallies` is a `T` a worker fills over the run of
+/// chunks it takes at once (not one per chunk: a fresh `T`, its
+/// histograms allocated and zeroed, and its merge cost about as much as
+/// tallying the chunk); `worker` is state a worker keeps across its
+/// chunks, made by `init` (the players and hand a plan reuses); `lines` is
+/// the chunk's record buffer, which a deal appends its record lines to
+/// when there is a `sink`. The workers' `T`s are combined with `merge`,
+/// and `progress` is called with the deals done so far as chunks finish.
+/// Merging must be exact (integer tallies), so the result does not depend
+/// on which deals a worker played; of two errors the lower deal index
+/// wins, so the error is deterministic too.
 ///
 /// With a `sink`, the lines are written to it in deal order, so its bytes
 /// do not depend on `threads` either: chunks are played a window at a time
@@ -447,6 +451,7 @@ pub(crate) fn run_chunks<T, W, F>(
 ) -> Result<T, RunError>
 where
     T: Default + Send,
+    W: Send,
     F: Fn(u64, &mut T, &mut W, &mut Vec<u8>) -> Result<(), EngineError> + Sync,
 {
     let pool = pool(threads)?;
@@ -458,30 +463,44 @@ where
         Some(_) => 4 * pool.current_num_threads() as u64,
         None => chunks.max(1),
     };
-    let mut total = T::default();
+    let mut total: Option<T> = None;
     let mut first = 0;
     while first < chunks {
         let last = (first + window).min(chunks);
         let part: Part<T> = pool.install(|| {
             (first..last)
                 .into_par_iter()
-                .map_init(&init, |worker, chunk| {
-                    let start = range.start + chunk * chunk_len;
-                    let end = (start + chunk_len).min(range.end);
-                    let mut tallies = T::default();
-                    let mut lines = Vec::new();
-                    for index in start..end {
-                        play(index, &mut tallies, worker, &mut lines).map_err(|e| (index, e))?;
-                    }
-                    progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
-                    // No allocation for a chunk without lines.
-                    let lines = if lines.is_empty() {
-                        Vec::new()
-                    } else {
-                        vec![lines]
-                    };
-                    Ok((tallies, lines))
-                })
+                // One accumulator per piece of the window a worker takes
+                // (a few per thread), not one per chunk.
+                .fold(
+                    || {
+                        Ok(Piece {
+                            worker: init(),
+                            tallies: T::default(),
+                            lines: Vec::new(),
+                        })
+                    },
+                    |piece: Result<Piece<T, W>, (u64, EngineError)>, chunk| {
+                        // A piece's chunks are consecutive and in order, so
+                        // after its first error the rest cannot give a lower
+                        // deal's.
+                        let mut piece = piece?;
+                        let start = range.start + chunk * chunk_len;
+                        let end = (start + chunk_len).min(range.end);
+                        let mut lines = Vec::new();
+                        for index in start..end {
+                            play(index, &mut piece.tallies, &mut piece.worker, &mut lines)
+                                .map_err(|e| (index, e))?;
+                        }
+                        progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
+                        // No allocation for a chunk without lines.
+                        if !lines.is_empty() {
+                            piece.lines.push(lines);
+                        }
+                        Ok(piece)
+                    },
+                )
+                .map(|piece| piece.map(|p| (p.tallies, p.lines)))
                 // An indexed reduction combines neighbours only, so the
                 // lines stay in chunk order.
                 .reduce(
@@ -498,7 +517,10 @@ where
                 )
         });
         let (part, lines) = part.map_err(|(_, e)| RunError::Engine(e))?;
-        merge(&mut total, &part);
+        match total.as_mut() {
+            Some(total) => merge(total, &part),
+            None => total = Some(part),
+        }
         if let Some(sink) = sink.as_deref_mut() {
             for chunk in &lines {
                 sink.write_all(chunk)?;
@@ -506,7 +528,15 @@ where
         }
         first = last;
     }
-    Ok(total)
+    Ok(total.unwrap_or_default())
+}
+
+/// What one piece of a window has played so far: the worker's state, the
+/// piece's tallies and its chunks' record lines, in chunk order.
+struct Piece<T, W> {
+    worker: W,
+    tallies: T,
+    lines: Vec<Vec<u8>>,
 }
 
 /// What a window of [`run_chunks`] has given so far: its tallies and its

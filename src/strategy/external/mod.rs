@@ -178,6 +178,11 @@ impl Strategy for External {
     fn forfeit(&mut self) -> Option<String> {
         self.failure.clone()
     }
+
+    /// A bot can crash, time out or answer wrongly.
+    fn can_forfeit(&self) -> bool {
+        true
+    }
 }
 
 impl Drop for External {
