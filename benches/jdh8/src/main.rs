@@ -61,7 +61,7 @@ fn main() -> ExitCode {
     let mut ends = [0u64; 3];
     for i in 0..hands {
         let dealer = if i % 2 == 0 { Player::One } else { Player::Two };
-        let round = Round::deal(rules.clone(), dealer, &mut deals);
+        let round = Round::deal(rules, dealer, &mut deals);
         match play_round(round, [one.as_mut(), two.as_mut()]) {
             Ok(RoundResult::Dead) => ends[0] += 1,
             Ok(RoundResult::Knock { .. }) => ends[1] += 1,
