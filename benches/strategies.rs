@@ -340,7 +340,7 @@ fn bench_mc(c: &mut Criterion) {
     group.sample_size(10);
     let budget = "mc:budget_ms=2".parse::<Profile>().unwrap();
     let budget = budget.params::<McParams>().expect("an mc profile").clone();
-    let mut players: Vec<(String, McParams)> = [16, 64, 256]
+    let mut players: Vec<(String, McParams)> = [16, 64, 128, 256]
         .map(|samples| {
             let params = McParams {
                 samples,

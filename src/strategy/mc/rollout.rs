@@ -419,7 +419,7 @@ impl<'a> GreedyRollout<'a> {
     }
 
     /// `seat` draws the stock's next card (the phase is left to the caller).
-    #[inline]
+    #[inline(always)]
     fn draw_stock(&mut self, seat: Seat) {
         let i = seat.index();
         let card = self.stock[self.next];
