@@ -86,17 +86,33 @@ pub(super) fn for_each_set_choice<F: FnMut(u64)>(
     }
     let r = open.trailing_zeros();
     let rest = open & (open - 1);
+    if rest == 0 {
+        // The last open rank (the only one in most hands with any): no
+        // further level of recursion.
+        for_each_choice_of_rank(bits, r, run, chosen, f);
+    } else {
+        for_each_choice_of_rank(bits, r, run, chosen, &mut |sets| {
+            for_each_set_choice(bits, rest, run, sets, f);
+        });
+    }
+}
+
+/// Calls `f` with the set cards of every choice at the open rank `r`
+/// (added to `chosen`), in [`for_each_set_choice`]'s order (so
+/// [`best_arrangement`]'s tie-break is kept), with its pruning.
+#[inline(always)]
+fn for_each_choice_of_rank<F: FnMut(u64)>(bits: u64, r: u32, run: u64, chosen: u64, f: &mut F) {
     let present = bits & RANK_STRIDE << r;
     let four = present.count_ones() == 4;
     if !four || (present & run).count_ones() >= 2 {
-        for_each_set_choice(bits, rest, run, chosen, f);
+        f(chosen);
     }
-    for_each_set_choice(bits, rest, run, chosen | present, f);
+    f(chosen | present);
     if four {
         let mut left_out = present & run;
         while left_out != 0 {
             let card = left_out & left_out.wrapping_neg();
-            for_each_set_choice(bits, rest, run, chosen | (present & !card), f);
+            f(chosen | (present & !card));
             left_out &= left_out - 1;
         }
     }

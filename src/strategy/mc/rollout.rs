@@ -180,6 +180,10 @@ impl<'a> GreedyRollout<'a> {
             (Phase::UpcardOffer { .. }, Action::TakeUpcard(true)) => {
                 let card = self.upcard.expect("an upcard offer has an upcard");
                 self.take(seat, card);
+                self.phase = Phase::EndTurn {
+                    seat,
+                    must_knock: false,
+                };
             }
             (Phase::UpcardOffer { .. }, Action::TakeUpcard(false)) => {
                 self.phase = if seat == self.dealer {
@@ -200,18 +204,7 @@ impl<'a> GreedyRollout<'a> {
                 return Some(RolloutEnd::NONE);
             }
             (Phase::Draw { .. }, Action::Draw(DrawSource::Stock)) => {
-                let card = self.stock[self.next];
-                self.next += 1;
-                // A drawn card that melds with nothing needs no solve of the
-                // 11 cards at the end of the turn (`best_with`).
-                self.pending = match self.deadwood[i] {
-                    Some(now) if !joins_meld(self.hands[i], card) => {
-                        Some(self.best_with(seat, card, now))
-                    }
-                    _ => None,
-                };
-                self.hands[i].insert(card);
-                self.taken = None;
+                self.draw_stock(seat);
                 self.phase = Phase::EndTurn {
                     seat,
                     must_knock: false,
@@ -234,89 +227,101 @@ impl<'a> GreedyRollout<'a> {
 
     /// Plays the hand to its end, both seats greedy: `knock_at[seat]` is
     /// that seat's knock threshold (`None`: the knock limit).
+    ///
+    /// A turn from its draw is played in one step ([`GreedyRollout::turn`]),
+    /// without building actions or passing through the end-of-turn phase;
+    /// the other phases go through [`GreedyRollout::apply`].
     pub fn play(&mut self, knock_at: [Option<u8>; 2]) -> RolloutEnd {
         loop {
-            let seat = self.phase.seat().expect("a rollout acts before its end");
-            let action = match self.phase {
-                Phase::UpcardOffer { .. } => {
+            let end = match self.phase {
+                Phase::Draw { seat, stock_only } => self.turn(seat, stock_only, knock_at),
+                Phase::EndTurn { seat, must_knock } => self.end_turn(seat, must_knock, knock_at),
+                Phase::UpcardOffer { seat } => {
                     let card = self.upcard.expect("an upcard offer has an upcard");
-                    Action::TakeUpcard(self.takes(seat, card))
+                    let take = self.takes(seat, card);
+                    self.apply(Action::TakeUpcard(take))
                 }
-                Phase::Draw { stock_only, .. } => {
-                    let pile = !stock_only && self.top.is_some_and(|top| self.takes(seat, top));
-                    Action::Draw(if pile {
-                        DrawSource::Pile
-                    } else {
-                        DrawSource::Stock
-                    })
-                }
-                Phase::LastChance { .. } => {
+                Phase::LastChance { seat } => {
                     let hand = self.hands[seat.index()];
                     let top = self.top.expect("a last chance has a discard");
                     let take = last_discard_knocks(hand, top, self.knock_limit, self.rules)
                         && best_discard_except(hand.with(top), Some(top)).deadwood
                             <= self.knock_limit;
-                    Action::Draw(if take {
+                    self.apply(Action::Draw(if take {
                         DrawSource::Pile
                     } else {
                         DrawSource::Stock
-                    })
-                }
-                Phase::EndTurn { must_knock, .. } => {
-                    let hand = self.hands[seat.index()];
-                    let best = match self.pending.take() {
-                        Some(best) => best,
-                        None => best_discard_except(hand, self.taken),
-                    };
-                    // All 11 cards melding leaves some meld of 4 or more, so
-                    // the best discard then leaves no deadwood.
-                    if best.deadwood == 0
-                        && self.rules.big_gin_bonus.is_some()
-                        && big_gin_turn(self.rules, self.turns)
-                        && meld::is_big_gin(hand)
-                    {
-                        return self.show_down(seat, 0);
-                    }
-                    let threshold = knock_at[seat.index()]
-                        .unwrap_or(self.knock_limit)
-                        .min(self.knock_limit);
-                    // A seat knocking at a share passes the knocks short of
-                    // gin that its hash leaves out.
-                    let passes = || {
-                        best.deadwood > 0
-                            && self
-                                .sparing
-                                .is_some_and(|s| s.seat == seat && !s.knocks(self.turns))
-                    };
-                    if best.deadwood <= threshold && !passes() || must_knock {
-                        self.hands[seat.index()].remove(best.card);
-                        return self.show_down(seat, best.deadwood);
-                    }
-                    let throw = match self.frozen {
-                        Some((own, rules)) if own == seat => {
-                            self.frozen_turns -= 1;
-                            if self.frozen_turns == 0 {
-                                self.frozen = None;
-                            }
-                            rules.discard(hand, self.taken, best, self.gone)
-                        }
-                        _ => best,
-                    };
-                    if let Some(outcome) = self.discard(seat, throw.card, Some(throw.deadwood)) {
-                        return outcome;
-                    }
-                    continue;
+                    }))
                 }
                 Phase::Over => unreachable!("the loop returns when the hand ends"),
             };
-            if let Some(outcome) = self.apply(action) {
+            if let Some(outcome) = end {
                 return outcome;
             }
         }
     }
 
+    /// `seat`'s whole turn from its draw (the pile top if it takes it,
+    /// else the stock) to its discard or knock.
+    #[inline(always)]
+    fn turn(&mut self, seat: Seat, stock_only: bool, knock_at: [Option<u8>; 2]) -> Option<RolloutEnd> {
+        let top = self.top;
+        match top {
+            Some(top) if !stock_only && self.takes(seat, top) => self.take(seat, top),
+            _ => self.draw_stock(seat),
+        }
+        self.end_turn(seat, false, knock_at)
+    }
+
+    /// The end of `seat`'s turn: big gin, a knock at its threshold (or
+    /// forced, `must_knock`), else its discard.
+    #[inline(always)]
+    fn end_turn(&mut self, seat: Seat, must_knock: bool, knock_at: [Option<u8>; 2]) -> Option<RolloutEnd> {
+        let hand = self.hands[seat.index()];
+        let best = match self.pending.take() {
+            Some(best) => best,
+            None => best_discard_except(hand, self.taken),
+        };
+        // All 11 cards melding leaves some meld of 4 or more, so
+        // the best discard then leaves no deadwood.
+        if best.deadwood == 0
+            && self.rules.big_gin_bonus.is_some()
+            && big_gin_turn(self.rules, self.turns)
+            && meld::is_big_gin(hand)
+        {
+            return Some(self.show_down(seat, 0));
+        }
+        let threshold = knock_at[seat.index()]
+            .unwrap_or(self.knock_limit)
+            .min(self.knock_limit);
+        // A seat knocking at a share passes the knocks short of
+        // gin that its hash leaves out.
+        let passes = || {
+            best.deadwood > 0
+                && self
+                    .sparing
+                    .is_some_and(|s| s.seat == seat && !s.knocks(self.turns))
+        };
+        if best.deadwood <= threshold && !passes() || must_knock {
+            self.hands[seat.index()].remove(best.card);
+            return Some(self.show_down(seat, best.deadwood));
+        }
+        let throw = match self.frozen {
+            Some((own, rules)) if own == seat => {
+                self.frozen_turns -= 1;
+                if self.frozen_turns == 0 {
+                    self.frozen = None;
+                }
+                rules.discard(hand, self.taken, best, self.gone)
+            }
+            _ => best,
+        };
+        self.discard(seat, throw.card, Some(throw.deadwood))
+    }
+
     /// Whether `seat` takes `card`: by [`Frozen::takes`] for the frozen
     /// seat, else by [`GreedyRollout::improves`].
+    #[inline(always)]
     fn takes(&mut self, seat: Seat, card: Card) -> bool {
         let Some((own, rules)) = self.frozen.filter(|&(own, _)| own == seat) else {
             return self.improves(seat, card);
@@ -353,6 +358,7 @@ impl<'a> GreedyRollout<'a> {
     /// deadwood there is, so when the card's value reaches the hand's
     /// highest card value or its deadwood, the answer is no without
     /// solving.
+    #[inline(always)]
     fn improves(&mut self, seat: Seat, card: Card) -> bool {
         let i = seat.index();
         let hand = self.hands[i];
@@ -384,6 +390,7 @@ impl<'a> GreedyRollout<'a> {
     /// `now`. The solver's tie-break (higher rank, then suit) picks between
     /// the two, as it would among all eleven. A card [`sure_discard`] is
     /// answered without `m` ([`dead_card_thrown`]).
+    #[inline(always)]
     fn best_with(&mut self, seat: Seat, card: Card, now: u8) -> meld::Discard {
         let i = seat.index();
         let hand = self.hands[i];
@@ -404,13 +411,27 @@ impl<'a> GreedyRollout<'a> {
         dead_card_best(card, now, spare)
     }
 
+    /// `seat` takes `card` from the pile (the phase is left to the caller).
+    #[inline]
     fn take(&mut self, seat: Seat, card: Card) {
         self.hands[seat.index()].insert(card);
         self.taken = Some(card);
-        self.phase = Phase::EndTurn {
-            seat,
-            must_knock: false,
+    }
+
+    /// `seat` draws the stock's next card (the phase is left to the caller).
+    #[inline(always)]
+    fn draw_stock(&mut self, seat: Seat) {
+        let i = seat.index();
+        let card = self.stock[self.next];
+        self.next += 1;
+        // A drawn card that melds with nothing needs no solve of the
+        // 11 cards at the end of the turn (`best_with`).
+        self.pending = match self.deadwood[i] {
+            Some(now) if !joins_meld(self.hands[i], card) => Some(self.best_with(seat, card, now)),
+            _ => None,
         };
+        self.hands[i].insert(card);
+        self.taken = None;
     }
 
     /// Discards `card` (leaving `deadwood`, if known) and moves on.
