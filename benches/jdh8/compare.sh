@@ -13,9 +13,10 @@
 #   benches/jdh8/compare.sh [ROUNDS] [GINLAB_HANDS] [JDH8_HANDS] [GINLAB_MC_HANDS] [JDH8_MC_HANDS]
 #
 # The search's cost a decision is marginal: (CPU of MC_HANDS hands − CPU
-# of one hand) / (their difference in decisions), since ginlab's mc builds
-# its hand prior (calibration) once a process, about 2.4 s, which a long
-# run spreads over all its decisions. ginlab's decisions are the search
+# of one hand) / (their difference in decisions), so that start-up (a
+# hand prior measured once a process, about 2.4 s, for rules whose prior
+# is not a committed table; none for these standard rules) counts for
+# neither program. ginlab's decisions are the search
 # seat's actions in the run's record (every action it was asked for,
 # forced stock draws included); jdh8's are the calls to MonteCarloBot
 # (ginlab-vs-jdh8 counts them; its driver skips forced draws).
