@@ -137,6 +137,12 @@ pub struct Choice {
     /// Standard errors by which an answer must beat the base policy's to
     /// be played instead (0 to 10; 0: the best mean wins).
     pub confidence: f64,
+    /// The knock-or-wait choice on its own: when the base policy declines
+    /// a legal knock, the knock is played if it beats the gate's choice
+    /// among the other answers by this many standard errors (−10 to 10;
+    /// 0: the better mean; `None`: the knock is one more candidate for
+    /// `confidence`). See [`pick_knock_or_wait`](super::gate::pick_knock_or_wait).
+    pub knock_confidence: Option<f64>,
     /// Discards considered at the end of a turn (1 to 11).
     pub discards: u8,
     /// Draw from the stock without sampling when the pile's top card
@@ -164,6 +170,7 @@ impl Default for McConfig {
             choice: Choice {
                 base: Rollout::Tracker,
                 confidence: 2.0,
+                knock_confidence: None,
                 discards: 4,
                 prune: false,
             },

@@ -108,6 +108,11 @@ pub struct McParams {
     /// Standard errors by which an answer must beat the base policy's
     /// choice to be played instead (0 to 10; 0: the best mean wins).
     pub confidence: f64 => Number "a number from 0 to 10",
+    /// When the base policy declines a legal knock, play the knock if it
+    /// beats the gate's choice among the other answers by this many
+    /// standard errors (-10 to 10; 0: the better mean; not given: the
+    /// knock is one more candidate for `confidence`).
+    pub knock_confidence: Option<f64> => Number "a number from -10 to 10",
     /// Weight worlds by how likely a real opponent's hand has their
     /// deadwood ([`HandPrior`](super::HandPrior)).
     pub calibrate: bool => Boolean "true or false",
@@ -162,6 +167,7 @@ impl Default for McParams {
             frozen_turns: None,
             prune: false,
             confidence: 2.0,
+            knock_confidence: None,
             base: Rollout::Tracker,
             own_knock_at: None,
             opp_knock_at: None,
@@ -251,6 +257,7 @@ impl McParams {
             choice: Choice {
                 base: self.base,
                 confidence: self.confidence,
+                knock_confidence: self.knock_confidence,
                 discards: self.discards,
                 prune: self.prune,
             },
@@ -300,6 +307,9 @@ impl Keys for McParams {
         }
         if !(0.0..=10.0).contains(&self.confidence) {
             return invalid("confidence");
+        }
+        if self.knock_confidence.is_some_and(|z| !(-10.0..=10.0).contains(&z)) {
+            return invalid("knock_confidence");
         }
         if !(self.adapt_prior > 0.0 && self.adapt_prior < 1.0) {
             return invalid("adapt_prior");
@@ -407,6 +417,9 @@ impl fmt::Display for McParams {
         if self.confidence != d.confidence {
             params.push(format!("confidence={}", self.confidence));
         }
+        if let Some(z) = self.knock_confidence {
+            params.push(format!("knock_confidence={z}"));
+        }
         if self.calibrate != d.calibrate {
             params.push(format!("calibrate={}", self.calibrate));
         }
@@ -460,6 +473,8 @@ mod tests {
             "mc:adapt=true,adapt_prior=0.25",
             "mc:samples=640,own_rollout=frozen,adapt=true,adapt_share=0.3,frozen_turns=2,prune=true",
             "mc:samples=640,own_rollout=frozen,opp_knock_share=0.3,frozen_turns=2,prune=true",
+            "mc:knock_confidence=0",
+            "mc:confidence=1,knock_confidence=-0.5",
             "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,discards=11,confidence=0.5,calibrate=false,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
@@ -493,6 +508,8 @@ mod tests {
             }
         );
         assert!(share.choice.prune);
+        assert_eq!(share.choice.knock_confidence, None);
+        assert_eq!(config("mc:knock_confidence=0").choice.knock_confidence, Some(0.0));
         let fixed = config("mc:opp_knock_share=0.3,opp_knock_at=5");
         assert_eq!(
             fixed.rollouts.play,
@@ -558,6 +575,11 @@ mod tests {
         assert!(turns.contains("give own_rollout=frozen"), "{turns}");
         assert!(e("mc:own_rollout=frozen,frozen_turns=0").contains("1 to 30"));
         assert!(e("mc:weighting=yes").contains("none or tracker"));
+        for bad in ["-10.5", "11", "wait"] {
+            let text = format!("mc:knock_confidence={bad}");
+            assert!(e(&text).contains("from -10 to 10"), "{text}: {}", e(&text));
+            assert!(e(&text).contains("`mc:knock_confidence`"), "{text}: {}", e(&text));
+        }
         // A retired key is refused like any unknown one.
         assert!(e("mc:objective=game").contains(&KIND.param_names()));
         assert!(e("mc:seed=-1").contains("2^64"));
