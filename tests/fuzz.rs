@@ -87,7 +87,7 @@ fn file_type_fits(key: &str, value: &toml::Value) -> bool {
         }
         "calibrate" | "adapt" | "prune" => matches!(value, Boolean(_)),
         "knock_prob" | "safety" | "outs" | "draw_outs" | "hold" | "margin" | "confidence"
-        | "adapt_prior" => {
+        | "knock_confidence" | "adapt_prior" => {
             matches!(value, Integer(_) | Float(_))
         }
         _ => matches!(value, Integer(_)),
@@ -754,6 +754,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                 OwnRollout::Tracker,
                 OwnRollout::Frozen,
             ])),
+            prop::option::of(-10.0f64..=10.0),
         ),
         (
             any::<bool>(),
@@ -770,7 +771,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
         .prop_map(
             |(
                 (samples, rollout, base, discards, frozen_turns),
-                (own, opp, own_rollout),
+                (own, opp, own_rollout, knock_confidence),
                 (w, confidence, calibrate, seed, adapt, prune, prior, share, opp_share),
             )| {
                 // Frozen plays on greedy rollouts only.
@@ -796,6 +797,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                         Weighting::None
                     },
                     confidence,
+                    knock_confidence,
                     calibrate,
                     adapt,
                     adapt_prior: prior.filter(|_| adapt).unwrap_or(0.5),
@@ -849,7 +851,7 @@ const PROFILE_KEYS: &[&str] = &[
     "knock_prob", "knock_at", "schedule", "safety", "slack", "outs", "draw_outs", "hold", "margin",
     "late_stock", "samples", "rollout", "base", "own_knock_at", "opp_knock_at", "weighting",
     "objective", "discards", "confidence", "calibrate", "seed", "own_rollout", "adapt",
-    "frozen_turns", "prune", "adapt_prior", "knock", "", "KNOCK_AT",
+    "frozen_turns", "prune", "adapt_prior", "knock_confidence", "knock", "", "KNOCK_AT",
     "knock_at ", "x",
 ];
 
