@@ -228,7 +228,7 @@ impl<'a> GreedyRollout<'a> {
     /// Plays the hand to its end, both seats greedy: `knock_at[seat]` is
     /// that seat's knock threshold (`None`: the knock limit).
     ///
-    /// A turn from its draw is played in one step ([`GreedyRollout::turn`]),
+    /// A turn from its draw is played in one step (the private `turn`),
     /// without building actions or passing through the end-of-turn phase;
     /// the other phases go through [`GreedyRollout::apply`].
     pub fn play(&mut self, knock_at: [Option<u8>; 2]) -> RolloutEnd {
