@@ -4,6 +4,8 @@
 //! included), with no strategy called; `engine/tally` adds 256 recorded
 //! hands to the tallies, each its own scoring unit (`Tallies::add_hand`
 //! and `add_unit`, as `match --hands --no-duplicate` does);
+//! `engine/tally_batched` the same with each unit's sums kept in 64 bits
+//! and flushed once (`Tallies::add_unit_batched`, what the runner does);
 //! `engine/tally_per_chunk` the same into a fresh `Tallies` per 128 hands
 //! merged into one, as the runner did per chunk before it kept one a
 //! worker; `engine/drive` plays the 256 hands through `play_hand` with two
@@ -159,6 +161,18 @@ fn bench_engine(c: &mut Criterion) {
                 tallies.add_unit(half_points, 1);
             }
             assert_eq!(tallies.hands, HANDS as u64);
+            tallies
+        })
+    });
+    group.bench_function("tally_batched", |bench| {
+        bench.iter(|| {
+            let mut tallies = Tallies::default();
+            for (i, p) in black_box(&hands).iter().enumerate() {
+                let half_points = tallies.add_hand(&p.record, Seat::ALL[i % 2]);
+                tallies.add_unit_batched(half_points, 1);
+            }
+            tallies.flush();
+            assert_eq!(tallies.units.score.units, HANDS as u64);
             tallies
         })
     });

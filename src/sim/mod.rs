@@ -150,6 +150,20 @@ impl Plan {
         tallies: &mut Tallies,
         scratch: &mut Scratch<'p>,
     ) -> Result<i64, EngineError> {
+        let played = self.play_deal_batched(index, tallies, scratch);
+        tallies.flush();
+        played
+    }
+
+    /// [`Plan::play_deal_in`] with the deal's unit left in `tallies`'
+    /// 64-bit sums ([`Tallies::add_unit_batched`]): the runner flushes
+    /// once at the end of a run.
+    fn play_deal_batched<'p>(
+        &'p self,
+        index: u64,
+        tallies: &mut Tallies,
+        scratch: &mut Scratch<'p>,
+    ) -> Result<i64, EngineError> {
         self.play_deal_recorded(index, tallies, None, scratch, &|i, seed| {
             self.profiles[i].build(seed)
         })
@@ -176,8 +190,9 @@ impl Plan {
         tallies: &mut Tallies,
         build: &dyn Fn(usize, u64) -> Box<dyn Strategy>,
     ) -> Result<(), EngineError> {
-        self.play_deal_recorded(index, tallies, None, &mut Scratch::default(), build)
-            .map(|_| ())
+        let played = self.play_deal_recorded(index, tallies, None, &mut Scratch::default(), build);
+        tallies.flush();
+        played.map(|_| ())
     }
 
     /// [`Plan::play_deal`], appending each game's record line to `record`'s
@@ -210,7 +225,7 @@ impl Plan {
                 game.write_line(lines);
             }
         }
-        tallies.add_unit(unit, swaps.len() as u64);
+        tallies.add_unit_batched(unit, swaps.len() as u64);
         Ok(unit)
     }
 
@@ -338,11 +353,12 @@ impl Plan {
             progress,
             Scratch::default,
             |index, tallies: &mut Tallies, scratch, _| {
-                self.play_deal_in(index, tallies, scratch).map(|_| ())
+                self.play_deal_batched(index, tallies, scratch).map(|_| ())
             },
             Tallies::merge,
             None,
         )
+        .map(flushed)
     }
 
     /// [`Plan::run`], also keeping each deal's unit score in deal order.
@@ -365,12 +381,13 @@ impl Plan {
             progress,
             Scratch::default,
             |index, (tallies, units): &mut (Tallies, UnitSequence), scratch, _| {
-                units.push(index, self.play_deal_in(index, tallies, scratch)?);
+                units.push(index, self.play_deal_batched(index, tallies, scratch)?);
                 Ok(())
             },
             merge,
             None,
         )
+        .map(|(tallies, units)| (flushed(tallies), units))
     }
 
     /// [`Plan::run`], also writing one [record](GameRecord) line per game
@@ -413,7 +430,15 @@ impl Plan {
             },
             Some(out),
         )
+        .map(|(tallies, units)| (flushed(tallies), units))
     }
+}
+
+/// `tallies` with the units the runner batched added
+/// ([`Tallies::flush`]).
+fn flushed(mut tallies: Tallies) -> Tallies {
+    tallies.flush();
+    tallies
 }
 
 /// Plays deals `range` on `threads` threads (0: one per core) in chunks

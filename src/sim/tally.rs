@@ -86,10 +86,9 @@ impl UnitFigures {
         ]
     }
 
-    /// Adds another run's units (exact).
-    pub fn merge(&mut self, other: &UnitFigures) {
-        let theirs = other.all();
-        let mine = [
+    /// Every figure, mutably, in the order of [`UnitFigures::all`].
+    fn all_mut(&mut self) -> [&mut UnitSums; FIGURES] {
+        [
             &mut self.a_hand_wins,
             &mut self.b_hand_wins,
             &mut self.a_net_points,
@@ -110,10 +109,90 @@ impl UnitFigures {
             &mut self.non_dealer_gins,
             &mut self.dealer_undercuts,
             &mut self.non_dealer_undercuts,
-        ];
-        for (m, (_, t)) in mine.into_iter().zip(theirs) {
+        ]
+    }
+
+    /// Adds another run's units (exact).
+    pub fn merge(&mut self, other: &UnitFigures) {
+        for (m, (_, t)) in self.all_mut().into_iter().zip(other.all()) {
             m.merge(t);
         }
+    }
+}
+
+/// The figures of [`UnitFigures`].
+const FIGURES: usize = 20;
+
+/// The denominators the figures share: hands, decided hands, games, games
+/// with a margin, and twice the unit's size (the score's).
+const DENOMINATORS: usize = 5;
+
+/// Which denominator each figure of [`UnitFigures::all`] has.
+const DENOMINATOR: [usize; FIGURES] = [0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0];
+
+/// The figure [`UnitFigures::score`]: A's half points over the unit, whose
+/// sums are also [`Tallies::unit_scores`]'.
+const SCORE: usize = 12;
+
+/// Every numerator and denominator of a unit is below this in magnitude
+/// for its sums to go to [`Pending`]: its squares and products are then
+/// below 2⁴⁰.
+const NARROW: u64 = 1 << 20;
+
+/// Most units [`Pending`] holds: its sums of squares and products stay
+/// below 2⁶² (2²² units of less than 2⁴⁰ each).
+const PENDING_UNITS: u64 = 1 << 22;
+
+/// Sums over closed units not yet added to [`Tallies::units`] and
+/// [`Tallies::unit_scores`], in 64 bits: a unit adds a few 64-bit sums here
+/// instead of a hundred 128-bit ones there. Only units whose every figure is
+/// below [`NARROW`] come here, at most [`PENDING_UNITS`] of them, so no sum
+/// can overflow; [`Tallies::flush`] adds them (exact).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Pending {
+    units: u64,
+    x: [i64; FIGURES],
+    xx: [u64; FIGURES],
+    xy: [i64; FIGURES],
+    y: [u64; DENOMINATORS],
+    yy: [u64; DENOMINATORS],
+}
+
+impl Pending {
+    /// Adds one unit (every value below [`NARROW`], fewer than
+    /// [`PENDING_UNITS`] units held).
+    #[inline]
+    fn add(&mut self, xs: &[i64; FIGURES], ys: &[u64; DENOMINATORS]) {
+        self.units += 1;
+        for ((y, yy), &v) in self.y.iter_mut().zip(&mut self.yy).zip(ys) {
+            *y += v;
+            *yy += v * v;
+        }
+        for (f, &x) in xs.iter().enumerate() {
+            let y = ys[DENOMINATOR[f]] as i64;
+            self.x[f] += x;
+            self.xx[f] += (x * x) as u64;
+            self.xy[f] += x * y;
+        }
+    }
+
+    /// Adds these sums to `units` and `scores` (exact).
+    fn add_to(&self, units: &mut UnitFigures, scores: &mut Moments) {
+        if self.units == 0 {
+            return;
+        }
+        for (f, s) in units.all_mut().into_iter().enumerate() {
+            let d = DENOMINATOR[f];
+            s.units += self.units;
+            s.x += self.x[f];
+            s.xx += u128::from(self.xx[f]);
+            s.y += self.y[d];
+            s.yy += u128::from(self.yy[d]);
+            s.xy += i128::from(self.xy[f]);
+        }
+        scores.n += self.units;
+        scores.sum += self.x[SCORE];
+        scores.sum_sq += u128::from(self.xx[SCORE]);
     }
 }
 
@@ -228,6 +307,10 @@ pub struct Tallies {
     /// The unit being played (empty between units).
     #[serde(skip)]
     pub open: OpenUnit,
+    /// Units closed by [`Tallies::add_unit_batched`] and not yet in
+    /// `units` and `unit_scores` (see [`Tallies::flush`]).
+    #[serde(skip)]
+    pub(crate) pending: Pending,
 }
 
 fn bump(map: &mut Histogram, key: i64) {
@@ -369,37 +452,88 @@ impl Tallies {
     /// Closes a scoring unit (a duplicate pair, or a single game or hand)
     /// with A's half points over it.
     pub fn add_unit(&mut self, half_points: i64, size: u64) {
-        self.unit_scores.add(half_points);
+        let (xs, ys) = self.close_unit(half_points, size);
+        self.add_unit_wide(&xs, &ys);
+    }
+
+    /// [`Tallies::add_unit`], with the unit's sums kept in 64 bits until
+    /// [`Tallies::flush`] (or [`Tallies::merge`], which counts them): a
+    /// runner that closes unit after unit calls this and flushes once at
+    /// the end. Until then `units` and `unit_scores` leave out the units
+    /// added this way.
+    #[inline]
+    pub fn add_unit_batched(&mut self, half_points: i64, size: u64) {
+        let (xs, ys) = self.close_unit(half_points, size);
+        // One test for every figure: all are below `NARROW` when their OR is.
+        let wide = xs.iter().fold(0, |m, x| m | x.unsigned_abs()) | ys.iter().fold(0, |m, y| m | y);
+        if wide < NARROW && self.pending.units < PENDING_UNITS {
+            self.pending.add(&xs, &ys);
+        } else {
+            self.add_unit_outside(&xs, &ys);
+        }
+    }
+
+    /// [`Tallies::add_unit_batched`] for a unit with a figure too wide
+    /// for [`Pending`], or when it is full: flushed, then added exactly.
+    #[cold]
+    #[inline(never)]
+    fn add_unit_outside(&mut self, xs: &[i64; FIGURES], ys: &[u64; DENOMINATORS]) {
+        self.flush();
+        self.add_unit_wide(xs, ys);
+    }
+
+    /// Adds the units closed by [`Tallies::add_unit_batched`] to `units`
+    /// and `unit_scores` (exact: the sums are the same as unit by unit).
+    pub fn flush(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        pending.add_to(&mut self.units, &mut self.unit_scores);
+    }
+
+    /// Adds one closed unit's figures in 128 bits.
+    fn add_unit_wide(&mut self, xs: &[i64; FIGURES], ys: &[u64; DENOMINATORS]) {
+        for (f, s) in self.units.all_mut().into_iter().enumerate() {
+            s.add(xs[f], ys[DENOMINATOR[f]]);
+        }
+        self.unit_scores.add(xs[SCORE]);
+    }
+
+    /// Ends the open unit: its figures' numerators (in the order of
+    /// [`UnitFigures::all`]) and denominators (see [`DENOMINATOR`]).
+    #[inline]
+    fn close_unit(&mut self, half_points: i64, size: u64) -> ([i64; FIGURES], [u64; DENOMINATORS]) {
         self.unit_size = size;
         bump(&mut self.pair_score, half_points);
         let o = std::mem::take(&mut self.open);
-        let u = &mut self.units;
-        u.a_hand_wins.add(o.a_hand_wins, o.hands);
-        u.b_hand_wins.add(o.b_hand_wins, o.hands);
-        u.a_net_points.add(o.net, o.hands);
-        u.turns.add(o.turns, o.hands);
-        u.non_dealer_wins.add(o.non_dealer_wins, o.decided);
-        u.decided_points.add(o.decided_points, o.decided);
-        u.gins.add(o.gins, o.hands);
-        u.undercuts.add(o.undercuts, o.hands);
-        u.knocks.add(o.knocks, o.hands);
-        u.voids.add(o.voids, o.hands);
-        u.a_game_wins.add(o.a_game_wins, o.games);
-        u.a_margin.add(o.margin, o.margins);
-        u.score.add(half_points, 2 * size);
-        u.dealer_points.add(o.dealer_points, o.hands);
-        u.non_dealer_points.add(o.non_dealer_points, o.hands);
-        u.dealer_edge
-            .add(o.dealer_points - o.non_dealer_points, o.hands);
-        u.dealer_gins.add(o.dealer_gins, o.hands);
-        u.non_dealer_gins.add(o.gins - o.dealer_gins, o.hands);
-        u.dealer_undercuts.add(o.dealer_undercuts, o.hands);
-        u.non_dealer_undercuts
-            .add(o.undercuts - o.dealer_undercuts, o.hands);
+        let xs = [
+            o.a_hand_wins,
+            o.b_hand_wins,
+            o.net,
+            o.turns,
+            o.non_dealer_wins,
+            o.decided_points,
+            o.gins,
+            o.undercuts,
+            o.knocks,
+            o.voids,
+            o.a_game_wins,
+            o.margin,
+            half_points,
+            o.dealer_points,
+            o.non_dealer_points,
+            o.dealer_points - o.non_dealer_points,
+            o.dealer_gins,
+            o.gins - o.dealer_gins,
+            o.dealer_undercuts,
+            o.undercuts - o.dealer_undercuts,
+        ];
+        (xs, [o.hands, o.decided, o.games, o.margins, 2 * size])
     }
 
-    /// Adds another tally (exact; order does not matter).
+    /// Adds another tally (exact; order does not matter), its units not
+    /// yet flushed included; this tally is flushed.
     pub fn merge(&mut self, other: &Tallies) {
+        self.flush();
+        other.pending.add_to(&mut self.units, &mut self.unit_scores);
         macro_rules! add {
             ($($field:ident),*) => { $(self.$field += other.$field;)* };
         }
@@ -604,6 +738,83 @@ impl Tallies {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An open unit of `hands` hands with figures that grow with `k`
+    /// (some past [`NARROW`] when `k` is large), closed with `half_points`.
+    fn open_unit(k: i64) -> OpenUnit {
+        let hands = (k % 5 + 1) as u64;
+        OpenUnit {
+            hands,
+            a_hand_wins: k % 2,
+            b_hand_wins: 1 - k % 2,
+            net: if k % 3 == 0 { -k * 7 } else { k * 5 },
+            turns: k * 11,
+            decided: hands - 1,
+            non_dealer_wins: (k % 4).min(hands as i64 - 1),
+            decided_points: k * 3,
+            gins: k % 2,
+            undercuts: 1,
+            knocks: 0,
+            voids: 1,
+            games: 1,
+            a_game_wins: k % 2,
+            margin: -k * 13,
+            margins: 1,
+            dealer_points: k * 2,
+            non_dealer_points: k,
+            dealer_gins: 0,
+            dealer_undercuts: k % 2,
+        }
+    }
+
+    #[test]
+    fn batched_units_sum_as_units_added_one_by_one() {
+        // All narrow; narrow and wide mixed (each wide unit flushes); wide.
+        for big in [1, 1 << 18, 1 << 21] {
+            let (mut plain, mut batched) = (Tallies::default(), Tallies::default());
+            for k in 0..300 {
+                let (unit, size) = (k % 5, 1 + (k % 2) as u64);
+                let k = k * big;
+                plain.open = open_unit(k);
+                plain.add_unit(unit, size);
+                batched.open = open_unit(k);
+                batched.add_unit_batched(unit, size);
+            }
+            if big == 1 {
+                assert_ne!(plain, batched, "nothing flushed yet");
+            }
+            let mut merged = Tallies::default();
+            merged.merge(&batched);
+            batched.flush();
+            assert_eq!(plain, batched, "figures up to {big} × 300");
+            assert_eq!(plain, merged, "merge counts what is not flushed");
+            assert_eq!(batched.pending, Pending::default());
+        }
+    }
+
+    #[test]
+    fn a_full_batch_is_flushed_first() {
+        let (mut plain, mut batched) = (Tallies::default(), Tallies::default());
+        batched.pending.units = PENDING_UNITS - 1;
+        plain
+            .units
+            .all_mut()
+            .iter_mut()
+            .for_each(|s| s.units = PENDING_UNITS - 1);
+        plain.unit_scores.n = PENDING_UNITS - 1;
+        for k in 0..3 {
+            plain.open = open_unit(k);
+            plain.add_unit(2, 1);
+            batched.open = open_unit(k);
+            batched.add_unit_batched(2, 1);
+        }
+        assert_eq!(
+            batched.pending.units, 1,
+            "flushed at the limit, then one more"
+        );
+        batched.flush();
+        assert_eq!(plain, batched);
+    }
 
     #[test]
     fn the_dealers_net_moments_follow_from_the_seats() {
