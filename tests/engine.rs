@@ -966,3 +966,83 @@ fn a_player_that_can_forfeit_is_asked_after_every_decision() {
 fn a_player_that_fails_without_saying_it_can_is_caught_in_debug_builds() {
     let _ = play_failing(false);
 }
+
+/// Everything a hand shows, to compare two hands.
+fn state(hand: &Hand<'_>) -> String {
+    format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {} {:?}",
+        hand.phase(),
+        hand.cards(A),
+        hand.cards(B),
+        hand.pile(),
+        hand.stock(),
+        hand.events(),
+        hand.actions(),
+        hand.outcome(),
+        hand.turns(),
+        hand.face_down(),
+    )
+}
+
+/// `Hand::apply` plays the common moves on a fast path when the hand's logs
+/// have room ahead, and every other move (refusals included) on the checked
+/// path a copy of the hand takes (a copy's logs have no room ahead until
+/// it grows them): both must agree on every action, legal or not, under
+/// every deal and rule set.
+#[test]
+fn a_copy_applies_every_action_as_the_hand_does() {
+    use rand::SeedableRng;
+    let mut rules_list = vec![Rules::standard(), Rules::eaai(), Rules::oklahoma()];
+    let mut last_chance = Rules::standard();
+    last_chance.last_discard_action = true;
+    last_chance.big_gin_bonus = Some(31);
+    rules_list.push(last_chance);
+    let mut eleven = Rules::standard();
+    eleven.deal = Deal::ElevenCards;
+    eleven.max_turns = 9;
+    rules_list.push(eleven);
+    let mut state_bits = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move |n: u64| {
+        state_bits ^= state_bits << 13;
+        state_bits ^= state_bits >> 7;
+        state_bits ^= state_bits << 17;
+        state_bits % n
+    };
+    let (mut refused, mut played) = (0, 0);
+    for (r, rules) in rules_list.iter().enumerate() {
+        for seed in 0..30 {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed + 100 * r as u64);
+            let deck = Deck::shuffled(&mut rng);
+            let mut hand = Hand::new(rules, &deck, Seat::ALL[seed as usize % 2], [0, 0]).unwrap();
+            while let Some(seat) = hand.phase().seat() {
+                let held: Vec<Card> = hand.cards(seat).iter().collect();
+                let any = Card::from_index(next(52) as u8).unwrap();
+                let mine = held[next(held.len() as u64) as usize];
+                let action = match next(9) {
+                    0 => Action::TakeUpcard(next(2) == 0),
+                    1 => Action::Draw(DrawSource::Pile),
+                    2 | 3 => Action::Draw(DrawSource::Stock),
+                    4 => Action::EndTurn(TurnEnd::Knock(mine)),
+                    5 => Action::EndTurn(TurnEnd::BigGin),
+                    6 => Action::EndTurn(TurnEnd::Discard(any)),
+                    _ => Action::EndTurn(TurnEnd::Discard(mine)),
+                };
+                let seat = if next(10) == 0 { seat.other() } else { seat };
+                let mut copy = hand.clone();
+                let by_copy = copy.apply(seat, action);
+                let by_hand = hand.apply(seat, action);
+                assert_eq!(by_copy, by_hand, "{action:?} by {seat}");
+                assert_eq!(state(&copy), state(&hand), "{action:?} by {seat}");
+                if by_hand.is_ok() {
+                    played += 1;
+                } else {
+                    refused += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        played > 1000 && refused > 1000,
+        "{played} played, {refused} refused"
+    );
+}

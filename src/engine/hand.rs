@@ -19,6 +19,7 @@ use crate::meld::{self, Showdown};
 use crate::rules::{Deal, Rules};
 
 use super::deck::Deck;
+use super::log::Log;
 use super::score::{HandScore, Side, score_showdown};
 use super::view::{DrawSource, Event, Phase, PlayerView, Seat, TurnEnd};
 
@@ -126,14 +127,14 @@ pub struct Hand<'r> {
     known: [CardSet; 2],
     stock: [Card; 52],
     stock_next: usize,
-    pile: Vec<Card>,
+    pile: Log<Card>,
     upcard: Option<Card>,
     phase: Phase,
     taken: Option<Card>,
     face_down: Option<Card>,
     turns: u32,
-    events: Vec<Event>,
-    actions: Vec<(Seat, Action)>,
+    events: Log<Event>,
+    actions: Log<(Seat, Action)>,
     outcome: Option<HandOutcome>,
 }
 
@@ -243,14 +244,14 @@ impl<'r> Hand<'r> {
             known: [CardSet::EMPTY; 2],
             stock: *deck.cards(),
             stock_next: DEALT,
-            pile: Vec::with_capacity(52),
+            pile: Log::with_capacity(52),
             upcard: None,
             phase: Phase::Over,
             taken: None,
             face_down: None,
             turns: 0,
-            events: Vec::with_capacity(log),
-            actions: Vec::with_capacity(log),
+            events: Log::with_capacity(log),
+            actions: Log::with_capacity(log),
             outcome: None,
         };
         hand.deal(rules, deck, dealer, scores, knock_limit);
@@ -400,13 +401,12 @@ impl<'r> Hand<'r> {
             *slot = card;
         }
         cards[top..].copy_from_slice(stock);
-        let mut events = Vec::with_capacity(2 * view.rules.max_turns as usize + 8);
-        events.extend_from_slice(view.events);
+        let log = 2 * view.rules.max_turns as usize + 8;
+        let events = Log::from_slice(view.events, log);
         let mut scores = [0; 2];
         scores[seat.index()] = view.scores[0];
         scores[seat.other().index()] = view.scores[1];
-        let mut pile = Vec::with_capacity(52);
-        pile.extend_from_slice(view.pile);
+        let pile = Log::from_slice(view.pile, 52);
         Ok(Hand {
             rules: view.rules,
             knock_limit: view.knock_limit,
@@ -424,7 +424,7 @@ impl<'r> Hand<'r> {
             face_down: None,
             turns: view.turn,
             events,
-            actions: Vec::with_capacity(2 * view.rules.max_turns as usize + 8),
+            actions: Log::with_capacity(log),
             outcome: None,
         })
     }
@@ -514,17 +514,31 @@ impl<'r> Hand<'r> {
     }
 
     /// What `seat` may know now.
+    #[inline]
     pub fn view(&self, seat: Seat) -> PlayerView<'_> {
+        let mine = self.phase.seat() == Some(seat);
+        let phase = if mine { self.phase } else { Phase::Over };
+        self.view_with(seat, phase, if mine { self.taken } else { None })
+    }
+
+    /// [`Hand::view`] for the seat whose decision is next (the driver's
+    /// view a decision): its phase and the card it just took are its own,
+    /// with no test.
+    #[inline]
+    pub(crate) fn deciding_view(&self, seat: Seat) -> PlayerView<'_> {
+        debug_assert_eq!(self.phase.seat(), Some(seat));
+        self.view_with(seat, self.phase, self.taken)
+    }
+
+    /// The view of `seat` with `phase` and `taken_from_pile` given.
+    #[inline(always)]
+    fn view_with(&self, seat: Seat, phase: Phase, taken: Option<Card>) -> PlayerView<'_> {
         let other = seat.other();
         debug_assert_eq!(self.held, self.hands.map(CardSet::len));
         PlayerView {
             seat,
             dealer: self.dealer,
-            phase: if self.phase.seat() == Some(seat) {
-                self.phase
-            } else {
-                Phase::Over
-            },
+            phase,
             hand: self.hands[seat.index()],
             upcard: self.upcard,
             pile: &self.pile,
@@ -533,11 +547,7 @@ impl<'r> Hand<'r> {
             stock_size: (52 - self.stock_next) as u32,
             turn: self.turns,
             knock_limit: self.knock_limit,
-            taken_from_pile: if self.phase.seat() == Some(seat) {
-                self.taken
-            } else {
-                None
-            },
+            taken_from_pile: taken,
             scores: [self.scores[seat.index()], self.scores[other.index()]],
             rules: self.rules,
             events: &self.events,
@@ -549,13 +559,77 @@ impl<'r> Hand<'r> {
     /// # Errors
     /// [`IllegalAction`] if it is not `seat`'s decision or the action breaks
     /// a rule; the hand is then unchanged.
+    #[inline]
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        if self.play(seat, action) {
+            Ok(())
+        } else {
+            self.apply_checked(seat, action)
+        }
+    }
+
+    /// The moves of nearly every turn (the upcard answer, a draw, a plain
+    /// discard, and a stock end or turn cap that voids the hand), when
+    /// legal and the logs have room: played with no call, so this step
+    /// saves no registers and returns in one. Returns whether it played
+    /// `action`; if not, the hand is unchanged and [`Hand::apply_checked`]
+    /// plays or refuses it.
+    #[inline(never)]
+    fn play(&mut self, seat: Seat, action: Action) -> bool {
+        if !(self.events.has_room() && self.actions.has_room()) {
+            return false;
+        }
+        match (self.phase, action) {
+            (Phase::UpcardOffer { seat: s }, Action::TakeUpcard(take)) if s == seat => {
+                self.actions.put((seat, action));
+                self.upcard_answer(seat, take);
+            }
+            (
+                Phase::Draw {
+                    seat: s,
+                    stock_only,
+                },
+                Action::Draw(source),
+            ) if s == seat
+                && (source == DrawSource::Stock || !(stock_only || self.pile.is_empty())) =>
+            {
+                self.actions.put((seat, action));
+                self.drawn(seat, source);
+            }
+            (
+                Phase::EndTurn {
+                    seat: s,
+                    must_knock: false,
+                },
+                Action::EndTurn(TurnEnd::Discard(card)),
+            ) if s == seat
+                && self.pile.has_room()
+                && self.hands[seat.index()].contains(card)
+                && self.taken != Some(card) =>
+            {
+                self.actions.put((seat, action));
+                let rest = self.hands[seat.index()].without(card);
+                self.put_down(seat, card, rest);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// [`Hand::apply`] for every move [`Hand::play`] does not play: the
+    /// seat check, the action logged first and taken back on a refusal
+    /// (nothing is left to do after the move, so the rare moves' calls end
+    /// the step).
+    #[inline(never)]
+    fn apply_checked(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
         if self.phase.seat() != Some(seat) {
             return Err(IllegalAction::WrongPhase(self.phase));
         }
-        // Logged first and taken back on a refusal: nothing is left to do
-        // after the move, so the rare moves' calls end the step.
-        self.actions.push((seat, action));
+        // Room for what any move logs: an action, an event, a discard.
+        self.actions.make_room((seat, action));
+        self.events.make_room(Event::DrewStock { seat });
+        self.pile.make_room(self.stock[0]);
+        self.actions.put((seat, action));
         let applied = self.step(seat, action);
         if applied.is_err() {
             self.actions.pop();
@@ -616,17 +690,18 @@ impl<'r> Hand<'r> {
                 };
             }
             DrawSource::Stock => {
-                self.events.push(Event::PassedLastDiscard { seat });
+                self.events.put(Event::PassedLastDiscard { seat });
                 self.void(VoidReason::StockEnd);
             }
         }
         Ok(())
     }
 
+    #[inline(always)]
     fn upcard_answer(&mut self, seat: Seat, take: bool) {
         let card = self.upcard.expect("an upcard offer has an upcard");
         if take {
-            self.events.push(Event::UpcardTaken { seat, card });
+            self.events.put(Event::UpcardTaken { seat, card });
             self.pile.pop();
             self.hands[seat.index()].insert(card);
             self.held[seat.index()] += 1;
@@ -637,7 +712,7 @@ impl<'r> Hand<'r> {
                 must_knock: false,
             };
         } else {
-            self.events.push(Event::UpcardPassed { seat, card });
+            self.events.put(Event::UpcardPassed { seat, card });
             self.phase = if seat == self.dealer {
                 Phase::Draw {
                     seat: seat.other(),
@@ -656,14 +731,23 @@ impl<'r> Hand<'r> {
         stock_only: bool,
     ) -> Result<(), IllegalAction> {
         match source {
-            DrawSource::Pile if stock_only => {
-                return Err(IllegalAction::Pile(
-                    "both players passed the upcard; draw from the stock",
-                ));
-            }
+            DrawSource::Pile if stock_only => Err(IllegalAction::Pile(
+                "both players passed the upcard; draw from the stock",
+            )),
             DrawSource::Pile if self.pile.is_empty() => {
-                return Err(IllegalAction::Pile("the pile is empty"));
+                Err(IllegalAction::Pile("the pile is empty"))
             }
+            _ => {
+                self.drawn(seat, source);
+                Ok(())
+            }
+        }
+    }
+
+    /// A draw [`Hand::draw`] allowed.
+    #[inline(always)]
+    fn drawn(&mut self, seat: Seat, source: DrawSource) {
+        match source {
             DrawSource::Pile => self.take_pile(seat),
             DrawSource::Stock => {
                 let card = self.stock[self.stock_next];
@@ -671,23 +755,23 @@ impl<'r> Hand<'r> {
                 self.hands[seat.index()].insert(card);
                 self.held[seat.index()] += 1;
                 self.taken = None;
-                self.events.push(Event::DrewStock { seat });
+                self.events.put(Event::DrewStock { seat });
             }
         }
         self.phase = Phase::EndTurn {
             seat,
             must_knock: false,
         };
-        Ok(())
     }
 
+    #[inline(always)]
     fn take_pile(&mut self, seat: Seat) {
         let card = self.pile.pop().expect("the pile is not empty");
         self.hands[seat.index()].insert(card);
         self.held[seat.index()] += 1;
         self.known[seat.index()].insert(card);
         self.taken = Some(card);
-        self.events.push(Event::TookPile { seat, card });
+        self.events.put(Event::TookPile { seat, card });
     }
 
     /// `seat`'s hand without `card`, if `card` may leave it this turn: it
@@ -731,7 +815,7 @@ impl<'r> Hand<'r> {
             self.held[seat.index()] -= 1;
             self.known[seat.index()].remove(card);
             self.face_down = Some(card);
-            self.events.push(Event::Knocked { seat });
+            self.events.put(Event::Knocked { seat });
             self.show_down(seat);
             return Ok(());
         }
@@ -749,10 +833,10 @@ impl<'r> Hand<'r> {
         self.hands[seat.index()] = rest;
         self.held[seat.index()] -= 1;
         self.known[seat.index()].remove(card);
-        self.pile.push(card);
+        self.pile.put(card);
         self.taken = None;
         self.turns += 1;
-        self.events.push(Event::Discarded { seat, card });
+        self.events.put(Event::Discarded { seat, card });
         let stock_left = 52 - self.stock_next;
         if stock_left <= 2 {
             if self.rules.last_discard_action {
@@ -784,7 +868,7 @@ impl<'r> Hand<'r> {
         if !meld::is_big_gin(hand) {
             return Err(IllegalAction::BigGin("only for 11 cards that all meld"));
         }
-        self.events.push(Event::BigGin { seat });
+        self.events.put(Event::BigGin { seat });
         self.show_down(seat);
         Ok(())
     }
@@ -807,7 +891,9 @@ impl<'r> Hand<'r> {
         });
     }
 
-    #[cold]
+    /// Ends the hand void (inlined: a few stores, and no call in
+    /// [`Hand::play`]).
+    #[inline(always)]
     fn void(&mut self, reason: VoidReason) {
         self.taken = None;
         self.phase = Phase::Over;

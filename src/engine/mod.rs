@@ -6,6 +6,7 @@ mod deck;
 mod game;
 mod hand;
 mod legal;
+mod log;
 mod multi;
 mod player;
 mod score;

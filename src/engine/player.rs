@@ -151,10 +151,14 @@ pub fn play_hand_inspected(
     let mut delivered = hand.events().len();
     let observers = [players[0].observes(), players[1].observes()];
     let fallible = [players[0].can_forfeit(), players[1].can_forfeit()];
+    // Whether to ask anyone after a decision: one test a decision when
+    // neither player can fail (release builds).
+    let ask_forfeit = fallible != [false; 2] || cfg!(debug_assertions);
     while let Some(seat) = hand.phase().seat() {
         let player = &mut players[seat.index()];
-        let action = ask(*player, &hand.view(seat));
-        if (fallible[seat.index()] || cfg!(debug_assertions))
+        let action = ask(*player, &hand.deciding_view(seat));
+        if ask_forfeit
+            && (fallible[seat.index()] || cfg!(debug_assertions))
             && let Some(reason) = player.forfeit()
         {
             assert!(
