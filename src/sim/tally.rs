@@ -134,19 +134,19 @@ const DENOMINATOR: [usize; FIGURES] = [0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 2, 3, 4, 0,
 /// sums are also [`Tallies::unit_scores`]'.
 const SCORE: usize = 12;
 
-/// Every numerator and denominator of a unit is below this in magnitude
+/// Every numerator and denominator of a unit is at most this in magnitude
 /// for its sums to go to [`Pending`]: its squares and products are then
-/// below 2⁴⁰.
+/// at most 2⁴⁰.
 const NARROW: u64 = 1 << 20;
 
 /// Most units [`Pending`] holds: its sums of squares and products stay
-/// below 2⁶² (2²² units of less than 2⁴⁰ each).
+/// at most 2⁶² (2²² units of at most 2⁴⁰ each).
 const PENDING_UNITS: u64 = 1 << 22;
 
 /// Sums over closed units not yet added to [`Tallies::units`] and
 /// [`Tallies::unit_scores`], in 64 bits: a unit adds a few 64-bit sums here
 /// instead of a hundred 128-bit ones there. Only units whose every figure is
-/// below [`NARROW`] come here, at most [`PENDING_UNITS`] of them, so no sum
+/// at most [`NARROW`] in magnitude come here, at most [`PENDING_UNITS`] of them, so no sum
 /// can overflow; [`Tallies::flush`] adds them (exact).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Pending {
@@ -159,21 +159,28 @@ pub(crate) struct Pending {
 }
 
 impl Pending {
-    /// Adds one unit (every value below [`NARROW`], fewer than
-    /// [`PENDING_UNITS`] units held).
-    #[inline]
+    /// Adds one unit (every value at most [`NARROW`] in magnitude, fewer
+    /// than [`PENDING_UNITS`] units held). Written out figure by figure:
+    /// constant indices, no loop.
+    #[inline(always)]
     fn add(&mut self, xs: &[i64; FIGURES], ys: &[u64; DENOMINATORS]) {
         self.units += 1;
         for ((y, yy), &v) in self.y.iter_mut().zip(&mut self.yy).zip(ys) {
             *y += v;
             *yy += v * v;
         }
-        for (f, &x) in xs.iter().enumerate() {
-            let y = ys[DENOMINATOR[f]] as i64;
-            self.x[f] += x;
-            self.xx[f] += (x * x) as u64;
-            self.xy[f] += x * y;
+        let [h, d, g, m, s] = ys.map(|y| y as i64);
+        // The denominator of each figure (see `DENOMINATOR`).
+        let yf = [h, h, h, h, d, d, h, h, h, h, g, m, s, h, h, h, h, h, h, h];
+        macro_rules! figures {
+            ($($f:literal)*) => {$(
+                let x = xs[$f];
+                self.x[$f] += x;
+                self.xx[$f] += (x * x) as u64;
+                self.xy[$f] += x * yf[$f];
+            )*};
         }
+        figures!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
     }
 
     /// Adds these sums to `units` and `scores` (exact).
@@ -464,8 +471,11 @@ impl Tallies {
     #[inline]
     pub fn add_unit_batched(&mut self, half_points: i64, size: u64) {
         let (xs, ys) = self.close_unit(half_points, size);
-        // One test for every figure: all are below `NARROW` when their OR is.
-        let wide = xs.iter().fold(0, |m, x| m | x.unsigned_abs()) | ys.iter().fold(0, |m, y| m | y);
+        // One test for every figure: `x ^ (x >> 63)` is |x|, or |x| − 1
+        // for a negative x, so all are at most `NARROW` in magnitude when
+        // the OR of these is below it.
+        let wide =
+            xs.iter().fold(0, |m, &x| m | (x ^ (x >> 63)) as u64) | ys.iter().fold(0, |m, y| m | y);
         if wide < NARROW && self.pending.units < PENDING_UNITS {
             self.pending.add(&xs, &ys);
         } else {
