@@ -30,8 +30,8 @@ use ginlab::protocol::{Move, ReplyError, read_hello, read_move, rules_from_table
 use ginlab::rules::{Deal, KNOBS, KnockLimit, NextDealer, PRESETS, RulesError, Shutout};
 use ginlab::sim::Work;
 use ginlab::strategy::{
-    Bot, BotHost, BotSpec, Greedy, McCaches, McParams, OwnRollout, Profile, ProfileError,
-    RandomParams, Rollout, SimpleParams, Tracker, Weighting,
+    Bot, BotHost, BotSpec, Greedy, McCaches, McParams, OppRollout, OwnRollout, Profile,
+    ProfileError, RandomParams, Rollout, SimpleParams, Tracker, Weighting,
 };
 use ginlab::{Arrangement, Card, CardSet, Rules, Suit};
 use proptest::collection::vec;
@@ -754,6 +754,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                 OwnRollout::Tracker,
                 OwnRollout::Frozen,
             ])),
+            any::<bool>(),
         ),
         (
             any::<bool>(),
@@ -770,7 +771,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
         .prop_map(
             |(
                 (samples, rollout, base, discards, frozen_turns),
-                (own, opp, own_rollout),
+                (own, opp, own_rollout, opp_frozen),
                 (w, confidence, calibrate, seed, adapt, prune, prior, share, opp_share),
             )| {
                 // Frozen plays on greedy rollouts only.
@@ -786,6 +787,12 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     game_worlds: None,
                     rollout,
                     own_rollout,
+                    // The opponent's frozen play is on the fast path only.
+                    opp_rollout: if opp_frozen && fast {
+                        OppRollout::Frozen
+                    } else {
+                        OppRollout::Greedy
+                    },
                     base,
                     discards,
                     own_knock_at: own,

@@ -22,7 +22,9 @@
 //! player's own future play may be another policy, `own_rollout`, among
 //! them the tracker's rules frozen at the decision ([`Frozen`]), and may
 //! knock at `own_knock_at`; the opponent is modelled by the rollout policy
-//! knocking at `opp_knock_at`). All candidates see the
+//! knocking at `opp_knock_at`, and on the fast rollouts may draw and
+//! discard by the tracker's rules frozen with its own knowledge at the
+//! decision, `opp_rollout = frozen` ([`OpponentTables`])). All candidates see the
 //! same worlds (common random numbers), so the comparison is between
 //! answers, not between samples.
 //!
@@ -99,14 +101,14 @@ mod rollout;
 mod value;
 mod worlds;
 
-pub use gate::pick_candidate;
+pub use gate::{Estimates, pick_candidate};
 pub use caches::McCaches;
 pub(in crate::strategy) use params::KIND;
-pub use frozen::Frozen;
+pub use frozen::{Frozen, OpponentTables};
 pub use config::{
-    Budget, Choice, FastOwn, McConfig, OpponentModel, RolloutPlay, Rollouts, WorldModel,
+    Budget, Choice, FastOpp, FastOwn, McConfig, OpponentModel, RolloutPlay, Rollouts, WorldModel,
 };
-pub use params::{McParams, OwnRollout, Rollout, Weighting};
+pub use params::{McParams, OppRollout, OwnRollout, Rollout, Weighting};
 pub use prior::HandPrior;
 pub use rollout::{GreedyRollout, RolloutEnd};
 pub use value::{Evaluator, Points};
@@ -130,6 +132,11 @@ pub struct MonteCarlo {
     opponent: Box<dyn OpponentPolicy>,
     worlds: Vec<World>,
     values: Vec<f64>,
+    /// The world weights of the last sampled decision.
+    weights: Vec<f64>,
+    /// The candidates of the last decision and the one played
+    /// ([`MonteCarlo::last_decision`]).
+    last: (Vec<Action>, usize),
     /// Decisions asked for, and those answered by sampling.
     decisions: [u64; 2],
     /// What is left of the per-game budget, if there is one.
@@ -137,6 +144,9 @@ pub struct MonteCarlo {
     /// This player's own play in rollouts at the current decision, with
     /// `own_rollout = frozen`.
     frozen: Option<Frozen>,
+    /// The opponent's knowledge at the current decision, with
+    /// `opp_rollout = frozen`.
+    opp_tables: Option<OpponentTables>,
 }
 
 impl std::fmt::Debug for MonteCarlo {
@@ -210,9 +220,12 @@ impl MonteCarlo {
             opponent,
             worlds: Vec::new(),
             values: Vec::new(),
+            weights: Vec::new(),
+            last: (Vec::new(), 0),
             decisions: [0; 2],
             account,
             frozen: None,
+            opp_tables: None,
         }
     }
 
@@ -248,10 +261,32 @@ impl MonteCarlo {
         sample_world(&mut self.rng, view, knowledge)
     }
 
+    /// The last decision's candidates (the base policy's answer first),
+    /// the one played, and every candidate's estimate on its worlds (none
+    /// when it had one sensible answer): what the gate saw. For
+    /// diagnostics (`examples/knock_gate.rs`); it never changes a decision.
+    #[must_use]
+    pub fn last_decision(&self) -> Option<Estimates<'_>> {
+        let (candidates, chosen) = &self.last;
+        if candidates.is_empty() {
+            return None;
+        }
+        Some(Estimates {
+            candidates,
+            chosen: *chosen,
+            values: &self.values[..self.weights.len() * candidates.len()],
+            weights: &self.weights,
+        })
+    }
+
     /// The index of the best of `candidates` (all legal in `view`).
     fn choose(&mut self, view: &PlayerView<'_>, candidates: &[Action]) -> usize {
         self.decisions[0] += 1;
+        self.last.0.clear();
+        self.last.0.extend_from_slice(candidates);
+        self.last.1 = 0;
         if candidates.len() == 1 {
+            self.weights.clear();
             return 0;
         }
         self.decisions[1] += 1;
@@ -278,22 +313,33 @@ impl MonteCarlo {
                 None => Frozen::new(&Knowledge::from_view(view), &tracker),
             });
         }
+        if let RolloutPlay::Fast {
+            opp: FastOpp::Frozen,
+            ..
+        } = self.params.rollouts.play
+        {
+            self.opp_tables = Some(OpponentTables::new(view));
+        }
         let n = candidates.len();
         // The buffers of earlier decisions are used again.
         let mut s = Sampled {
             draws: prior::opponent_draws(view),
             worlds: std::mem::take(&mut self.worlds),
-            weights: Vec::with_capacity(samples),
+            weights: std::mem::take(&mut self.weights),
             values: std::mem::take(&mut self.values),
             scratch: None,
         };
         s.values.clear();
+        s.weights.clear();
+        s.weights.reserve(samples);
         let all: Vec<usize> = (0..n).collect();
         self.sample_round(view, knowledge.as_ref(), candidates, &all, &mut s, samples);
         let best = pick_candidate(&s.values, &s.weights, n, self.params.choice.confidence);
         s.worlds.truncate(s.weights.len());
         self.worlds = s.worlds;
         self.values = s.values;
+        self.weights = s.weights;
+        self.last.1 = best;
         best
     }
 
@@ -365,12 +411,21 @@ impl MonteCarlo {
         values.resize(first + candidates.len(), f64::NAN);
         let seat = view.seat;
         if let RolloutPlay::Fast { own, .. } = self.params.rollouts.play {
+            // The opponent's rules in this world: its knowledge holding
+            // the world's hand.
+            let opp_rules = self
+                .opp_tables
+                .as_ref()
+                .map(|tables| tables.frozen(view, world.opponent));
             let mut base = GreedyRollout::new(view, world.opponent, &world.stock);
             if let Some(rules) = &self.frozen {
                 base = base.with_frozen(seat, rules);
                 if let FastOwn::Frozen { turns: Some(turns) } = own {
-                    base = base.frozen_for(u32::from(turns));
+                    base = base.frozen_for(seat, u32::from(turns));
                 }
+            }
+            if let Some(rules) = &opp_rules {
+                base = base.with_frozen(seat.other(), rules);
             }
             let Knocks { knock_at, share } = self
                 .opponent

@@ -2,8 +2,9 @@
 //! the budget, the world model, who plays the rollouts (this player's own
 //! future play and the opponent model) and the choice among candidates. A
 //! combination the player cannot play has no value here: the fast-path
-//! options (frozen own play, knock shares, the adaptive opponent) exist
-//! only inside [`RolloutPlay::Fast`], a per-game budget
+//! options (frozen own play, the opponent's frozen draws and discards,
+//! knock shares, the adaptive opponent) exist only inside
+//! [`RolloutPlay::Fast`], a per-game budget
 //! has no per-decision count, and `frozen_turns` lives in
 //! [`FastOwn::Frozen`]. The profile text (`mc:key=value` and the TOML
 //! file's keys, [`McParams`](super::McParams)) is sugar that resolves to
@@ -76,6 +77,8 @@ pub enum RolloutPlay {
     Fast {
         /// This player's own future play.
         own: FastOwn,
+        /// How the opponent draws and discards.
+        opp: FastOpp,
         /// How the opponent knocks.
         opponent: OpponentModel,
     },
@@ -104,8 +107,21 @@ pub enum FastOwn {
     },
 }
 
-/// How the opponent knocks on the fast rollouts (it draws and discards as
-/// greedy does, knocking at [`Rollouts::opp_knock_at`]).
+/// How the opponent draws and discards on the fast rollouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastOpp {
+    /// Greedy's rules.
+    Greedy,
+    /// The tracker's draws and discards with the opponent's own knowledge
+    /// at the decision frozen through the rollout, for every turn
+    /// ([`OpponentTables`](super::OpponentTables)): what it has seen of
+    /// this player's hand and which cards are live for it. Its knocks stay
+    /// with the [`OpponentModel`].
+    Frozen,
+}
+
+/// How the opponent knocks on the fast rollouts (at
+/// [`Rollouts::opp_knock_at`], drawing and discarding by [`FastOpp`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum OpponentModel {
     /// One policy for the whole game: it takes `knock_share` of its
@@ -156,6 +172,7 @@ impl Default for McConfig {
             rollouts: Rollouts {
                 play: RolloutPlay::Fast {
                     own: FastOwn::Greedy,
+                    opp: FastOpp::Greedy,
                     opponent: OpponentModel::Fixed { knock_share: 1.0 },
                 },
                 own_knock_at: None,
@@ -193,7 +210,9 @@ impl McConfig {
 }
 
 impl Rollouts {
-    /// The policy the opponent plays by (greedy on the fast rollouts).
+    /// The policy the opponent plays by (greedy on the fast rollouts, also
+    /// for the calibration when its draws and discards are frozen: the
+    /// prior measures greedy's hands).
     #[must_use]
     pub fn opponent_policy(&self) -> Rollout {
         match self.play {

@@ -25,16 +25,28 @@
 //! knock is at a threshold ([`Frozen::knock_at`] unless `own_knock_at` is
 //! given): the tracker's knock bar with its estimate of the opponent's
 //! deadwood taken at the decision.
+//!
+//! The opponent's seat may play by the same rules (`opp_rollout = frozen`):
+//! a strong opponent keeps the cards that meld with what it holds and the
+//! outs it still has, and does not throw what melds with ours, where greedy
+//! does both. Its tables are its own knowledge at the decision, read from
+//! the view the engine would show it in the world: its sampled hand, the
+//! cards of ours it saw us take from the pile and still hold, and our
+//! discards and passes as evidence ([`OpponentTables`]). The evidence is
+//! read once a decision; only its scaling over the world's unseen cards
+//! and the two tables are built again in every world. Its knocks stay with
+//! the opponent model.
 
 use crate::cards::{Card, CardSet};
+use crate::engine::{Event, Phase, PlayerView};
 use crate::meld;
 use crate::rules::Rules;
 use crate::strategy::Tracker;
 use crate::strategy::tracker::{bit_value, worth_at_least};
-use crate::strategy::knowledge::{Knowledge, joiners};
+use crate::strategy::knowledge::{Evidence, Knowledge, joiners};
 
 /// The tracker's rules over the knowledge of one decision.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Frozen {
     /// `safety × meld_chance` of the card at each bit.
     charge: [f32; 64],
@@ -207,6 +219,72 @@ impl Frozen {
             card: Card::from_bit(bit).expect("a card of the hand"),
             deadwood,
         })
+    }
+}
+
+/// What the opponent knows at a decision, from which its [`Frozen`] rules
+/// in each world are built: its evidence about our hand, read once from the
+/// public events, and the cards of ours it knows we hold.
+#[derive(Clone, Debug)]
+pub struct OpponentTables {
+    evidence: Evidence,
+    /// The cards this player took from the pile and still holds.
+    known: CardSet,
+    tracker: Tracker,
+}
+
+impl OpponentTables {
+    /// The opponent's knowledge at the decision of `view` (this player's),
+    /// with the tracker's default weights.
+    #[must_use]
+    pub fn new(view: &PlayerView<'_>) -> OpponentTables {
+        let seat = view.seat;
+        // A card this player took and holds has not been thrown since (a
+        // thrown card comes back only by another pile take).
+        let taken: CardSet = view
+            .events
+            .iter()
+            .filter_map(|e| match *e {
+                Event::UpcardTaken { seat: s, card } | Event::TookPile { seat: s, card }
+                    if s == seat =>
+                {
+                    Some(card)
+                }
+                _ => None,
+            })
+            .collect();
+        let mut tables = OpponentTables {
+            evidence: Evidence::default(),
+            known: taken & view.hand,
+            tracker: Tracker::default(),
+        };
+        let blind = tables.view(view, CardSet::EMPTY);
+        tables.evidence.catch_up(&blind);
+        tables
+    }
+
+    /// The view of the opponent's seat at `view`'s decision, holding
+    /// `hand`: what the engine would show it (observing, not deciding).
+    #[must_use]
+    pub fn view<'v>(&self, view: &PlayerView<'v>, hand: CardSet) -> PlayerView<'v> {
+        PlayerView {
+            seat: view.seat.other(),
+            phase: Phase::Over,
+            hand,
+            opponent_known: self.known,
+            opponent_cards: view.hand.len(),
+            taken_from_pile: None,
+            scores: [view.scores[1], view.scores[0]],
+            ..*view
+        }
+    }
+
+    /// The opponent's rules in a world where it holds `hand`: the tables
+    /// [`Frozen::new`] builds from `Knowledge::from_view` of its view there.
+    #[must_use]
+    pub fn frozen(&self, view: &PlayerView<'_>, hand: CardSet) -> Frozen {
+        let knowledge = self.evidence.knowledge(&self.view(view, hand));
+        Frozen::new(&knowledge, &self.tracker)
     }
 }
 

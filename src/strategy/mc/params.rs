@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::config::{
-    Budget, Choice, FastOwn, McConfig, OpponentModel, RolloutPlay, Rollouts, WorldModel,
+    Budget, Choice, FastOpp, FastOwn, McConfig, OpponentModel, RolloutPlay, Rollouts, WorldModel,
 };
 use super::{McCaches, MonteCarlo, budget};
 use crate::strategy::profile::{Given, KeyError, Keys, Kind, ParamError, Params, keys, write_inline};
@@ -52,6 +52,30 @@ impl OwnRollout {
     }
 }
 
+/// How the opponent draws and discards in a fast rollout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OppRollout {
+    /// [`Greedy`](crate::strategy::Greedy)'s rules.
+    Greedy,
+    /// The tracker's draws and discards with the opponent's own knowledge
+    /// at the decision frozen through the rollout
+    /// ([`OpponentTables`](super::OpponentTables)); needs `rollout =
+    /// greedy` and `own_rollout` greedy or frozen.
+    Frozen,
+}
+
+impl OppRollout {
+    /// The profile name of the policy.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            OppRollout::Greedy => "greedy",
+            OppRollout::Frozen => "frozen",
+        }
+    }
+}
+
 /// How the opponent's hidden cards are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -83,6 +107,10 @@ pub struct McParams {
     /// The policy of this player's own future play in rollouts, if not
     /// `rollout` (the opponent is always modelled by `rollout`).
     pub own_rollout: Option<OwnRollout> => Text "greedy, tracker or frozen",
+    /// How the opponent draws and discards in the fast rollouts: greedy's
+    /// rules, or the tracker's frozen with its own knowledge (`frozen`);
+    /// its knocks stay with the opponent model.
+    pub opp_rollout: OppRollout => Text "greedy or frozen",
     /// How hidden cards are sampled.
     pub weighting: Weighting => Text "none or tracker",
     /// Discards considered at the end of a turn (1 to 11).
@@ -153,6 +181,7 @@ impl Default for McParams {
             game_worlds: None,
             rollout: Rollout::Greedy,
             own_rollout: None,
+            opp_rollout: OppRollout::Greedy,
             weighting: Weighting::Tracker,
             discards: 4,
             calibrate: true,
@@ -219,8 +248,15 @@ impl McParams {
                 knock_share: self.opp_knock_share,
             },
         };
+        let opp = match self.opp_rollout {
+            OppRollout::Greedy => FastOpp::Greedy,
+            OppRollout::Frozen => FastOpp::Frozen,
+        };
         let play = match own {
-            Ok(own) => RolloutPlay::Fast { own, opponent },
+            Ok(own) => RolloutPlay::Fast { own, opp, opponent },
+            Err(_) if opp != FastOpp::Greedy => {
+                return Err("opp_rollout=frozen plays on the fast greedy rollouts: give rollout=greedy (the default) and own_rollout greedy or frozen with it");
+            }
             Err(_) if self.adapt => {
                 return Err("adapt models the opponent on the fast greedy rollouts: give rollout=greedy (the default) and own_rollout greedy or frozen with it");
             }
@@ -382,6 +418,9 @@ impl fmt::Display for McParams {
         if let Some(own) = self.own_rollout {
             params.push(format!("own_rollout={}", own.name()));
         }
+        if self.opp_rollout != d.opp_rollout {
+            params.push(format!("opp_rollout={}", self.opp_rollout.name()));
+        }
         if self.base != d.base {
             params.push(format!("base={}", self.base.name()));
         }
@@ -460,6 +499,8 @@ mod tests {
             "mc:adapt=true,adapt_prior=0.25",
             "mc:samples=640,own_rollout=frozen,adapt=true,adapt_share=0.3,frozen_turns=2,prune=true",
             "mc:samples=640,own_rollout=frozen,opp_knock_share=0.3,frozen_turns=2,prune=true",
+            "mc:samples=320,own_rollout=frozen,opp_rollout=frozen,adapt=true,adapt_share=0.3,frozen_turns=2,prune=true",
+            "mc:opp_rollout=frozen",
             "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,discards=11,confidence=0.5,calibrate=false,seed=7",
         ] {
             let profile: Profile = text.parse().unwrap();
@@ -489,15 +530,29 @@ mod tests {
             share.rollouts.play,
             RolloutPlay::Fast {
                 own: FastOwn::Frozen { turns: Some(2) },
+                opp: FastOpp::Greedy,
                 opponent: OpponentModel::Adaptive { prior: 0.5, share: 0.3 },
             }
         );
+        let opp = config("mc:own_rollout=frozen,opp_rollout=frozen,adapt=true,adapt_share=0.3,frozen_turns=2");
+        assert_eq!(
+            opp.rollouts.play,
+            RolloutPlay::Fast {
+                own: FastOwn::Frozen { turns: Some(2) },
+                opp: FastOpp::Frozen,
+                opponent: OpponentModel::Adaptive { prior: 0.5, share: 0.3 },
+            }
+        );
+        // The calibration still measures greedy's hands.
+        assert_eq!(opp.opponent_model().rollout, Rollout::Greedy);
+        assert_eq!(config("mc:opp_rollout=greedy"), McConfig::default());
         assert!(share.choice.prune);
         let fixed = config("mc:opp_knock_share=0.3,opp_knock_at=5");
         assert_eq!(
             fixed.rollouts.play,
             RolloutPlay::Fast {
                 own: FastOwn::Greedy,
+                opp: FastOpp::Greedy,
                 opponent: OpponentModel::Fixed { knock_share: 0.3 },
             }
         );
@@ -554,6 +609,14 @@ mod tests {
         }
         let both = e("mc:adapt=true,opp_knock_share=0.3");
         assert!(both.contains("give one of them"), "{both}");
+        for bad in ["tracker", "mc", "1"] {
+            let text = format!("mc:opp_rollout={bad}");
+            assert!(e(&text).contains("greedy or frozen"), "{text}: {}", e(&text));
+            assert!(e(&text).contains("`mc:opp_rollout`"), "{text}: {}", e(&text));
+        }
+        for text in ["mc:opp_rollout=frozen,rollout=tracker", "mc:opp_rollout=frozen,own_rollout=tracker"] {
+            assert!(e(text).contains("give rollout=greedy"), "{text}: {}", e(text));
+        }
         let turns = e("mc:frozen_turns=2");
         assert!(turns.contains("give own_rollout=frozen"), "{turns}");
         assert!(e("mc:own_rollout=frozen,frozen_turns=0").contains("1 to 30"));

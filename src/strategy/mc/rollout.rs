@@ -75,10 +75,11 @@ pub struct GreedyRollout<'a> {
     phase: Phase,
     /// The best discard of the 11 cards held, when the draw found it.
     pending: Option<meld::Discard>,
-    /// The seat that plays by [`Frozen`]'s rules instead of greedy's.
-    frozen: Option<(Seat, &'a Frozen)>,
-    /// The frozen seat's turns left to play by those rules (then greedy's).
-    frozen_turns: u32,
+    /// Each seat's [`Frozen`] rules, played instead of greedy's draws and
+    /// discards (`None`: greedy's).
+    frozen: [Option<&'a Frozen>; 2],
+    /// Each seat's turns left to play by its frozen rules (then greedy's).
+    frozen_turns: [u32; 2],
     /// The cards thrown to the pile since the decision.
     gone: CardSet,
     /// A seat that knocks short of gin at only a share of its chances.
@@ -127,28 +128,31 @@ impl<'a> GreedyRollout<'a> {
             turns: view.turn,
             phase: view.phase,
             pending: None,
-            frozen: None,
-            frozen_turns: u32::MAX,
+            frozen: [None; 2],
+            frozen_turns: [u32::MAX; 2],
             gone: CardSet::EMPTY,
             sparing: None,
         }
     }
 
     /// The same state with `seat` drawing and discarding by `rules`
-    /// (knocking as greedy does, at its threshold).
+    /// (knocking as greedy does, at its threshold). Either seat or both
+    /// may play by rules of their own.
     #[must_use]
     pub fn with_frozen(mut self, seat: Seat, rules: &'a Frozen) -> GreedyRollout<'a> {
-        self.frozen = (self.frozen_turns > 0).then_some((seat, rules));
+        let i = seat.index();
+        self.frozen[i] = (self.frozen_turns[i] > 0).then_some(rules);
         self
     }
 
-    /// The same state with the frozen seat playing by its rules for its
-    /// next `turns` discards only, and as greedy after them (0: not at all).
+    /// The same state with `seat` playing by its frozen rules for its next
+    /// `turns` discards only, and as greedy after them (0: not at all).
     #[must_use]
-    pub fn frozen_for(mut self, turns: u32) -> GreedyRollout<'a> {
-        self.frozen_turns = turns;
+    pub fn frozen_for(mut self, seat: Seat, turns: u32) -> GreedyRollout<'a> {
+        let i = seat.index();
+        self.frozen_turns[i] = turns;
         if turns == 0 {
-            self.frozen = None;
+            self.frozen[i] = None;
         }
         self
     }
@@ -306,27 +310,28 @@ impl<'a> GreedyRollout<'a> {
             self.hands[seat.index()].remove(best.card);
             return Some(self.show_down(seat, best.deadwood));
         }
-        let throw = match self.frozen {
-            Some((own, rules)) if own == seat => {
-                self.frozen_turns -= 1;
-                if self.frozen_turns == 0 {
-                    self.frozen = None;
+        let i = seat.index();
+        let throw = match self.frozen[i] {
+            Some(rules) => {
+                self.frozen_turns[i] -= 1;
+                if self.frozen_turns[i] == 0 {
+                    self.frozen[i] = None;
                 }
                 rules.discard(hand, self.taken, best, self.gone)
             }
-            _ => best,
+            None => best,
         };
         self.discard(seat, throw.card, Some(throw.deadwood))
     }
 
-    /// Whether `seat` takes `card`: by [`Frozen::takes`] for the frozen
+    /// Whether `seat` takes `card`: by [`Frozen::takes`] for a frozen
     /// seat, else by [`GreedyRollout::improves`].
     #[inline(always)]
     fn takes(&mut self, seat: Seat, card: Card) -> bool {
-        let Some((own, rules)) = self.frozen.filter(|&(own, _)| own == seat) else {
+        let i = seat.index();
+        let Some(rules) = self.frozen[i] else {
             return self.improves(seat, card);
         };
-        let i = own.index();
         let hand = self.hands[i];
         let now = *self.deadwood[i].get_or_insert_with(|| meld::deadwood(hand));
         // A card sure to be its own best discard is never taken; nor is one
@@ -342,7 +347,7 @@ impl<'a> GreedyRollout<'a> {
         let best = if joins {
             meld::best_discard(hand.with(card)).expect("11 cards")
         } else {
-            self.best_with(own, card, now)
+            self.best_with(seat, card, now)
         };
         let take = rules.takes(hand, now, card, best, self.gone);
         self.pending = take.then_some(best);
@@ -569,6 +574,7 @@ mod tests {
     };
     use crate::rules::Deal;
     use crate::strategy::{Greedy, Knowledge, Tracker};
+    use super::super::OpponentTables;
 
     /// Every legal action in `view`.
     fn legal(view: &PlayerView<'_>) -> Vec<Action> {
@@ -1000,15 +1006,15 @@ mod tests {
             };
             let rollout = GreedyRollout::new(view, world.opponent, &world.stock)
                 .with_frozen(seat, &frozen)
-                .frozen_for(turns);
+                .frozen_for(seat, turns);
             ends_as(rollout, action, knock_at, &expected, view, world);
             let greedy = engine(view, world, action, knock_at);
             differ[compared % 3] += usize::from(greedy.winner() != expected.winner());
             // No frozen turns, in either order of the builders: greedy.
             let none = GreedyRollout::new(view, world.opponent, &world.stock);
             let (a, b) = (none.clone(), none);
-            ends_as(a.frozen_for(0).with_frozen(seat, &frozen), action, knock_at, &greedy, view, world);
-            ends_as(b.with_frozen(seat, &frozen).frozen_for(0), action, knock_at, &greedy, view, world);
+            ends_as(a.frozen_for(seat, 0).with_frozen(seat, &frozen), action, knock_at, &greedy, view, world);
+            ends_as(b.with_frozen(seat, &frozen).frozen_for(seat, 0), action, knock_at, &greedy, view, world);
             compared += 1;
         });
         // Fewer frozen turns differ from greedy less often, but still do.
@@ -1018,6 +1024,57 @@ mod tests {
             "{compared} compared, {differ:?} differ"
         );
         assert!(differ[0] > differ[2] && differ[2] > differ[1], "{differ:?}");
+    }
+
+    /// With the opponent's seat frozen by rules of its own (its knowledge
+    /// in the world, [`OpponentTables`]) for every turn and this seat by
+    /// its rules for every turn, two or none, every legal action in sampled
+    /// worlds of real states under every preset ends as the engine ends it
+    /// with a [`FrozenPlayer`] in each seat. The opponent's tables are
+    /// those of `Knowledge::from_view` of the engine's view of its seat in
+    /// the world, and a frozen opponent often ends a hand otherwise than
+    /// greedy.
+    #[test]
+    fn frozen_opponent_rollouts_end_as_the_engine_ends_them() {
+        let variants = presets_and_last_discard();
+        let (mut compared, mut differ) = (0, 0);
+        for_each_rollout(&variants, 53, 10, 2, |view, knowledge, world, action, knock_at| {
+            let (seat, other) = (view.seat, view.seat.other());
+            let own = Frozen::new(knowledge, &Tracker::default());
+            let opp = OpponentTables::new(view).frozen(view, world.opponent);
+            let mut h = Hand::from_world(view, world.opponent, &world.stock).unwrap();
+            let seen = Knowledge::from_view(&h.view(other));
+            assert_eq!(opp, Frozen::new(&seen, &Tracker::default()), "{view:?} / {world:?}");
+            let turns = [u32::MAX, 2, 0][compared % 3];
+            h.apply(seat, action).unwrap();
+            let expected = match h.outcome() {
+                Some(outcome) => *outcome,
+                None => {
+                    let [mut mine, mut theirs] = [(&own, seat, turns), (&opp, other, u32::MAX)]
+                        .map(|(rules, s, turns)| FrozenPlayer {
+                            rules,
+                            from: view.events.len(),
+                            knock_at: knock_at[s.index()],
+                            turns,
+                            greedy: Greedy::new(knock_at[s.index()], Vec::new()),
+                        });
+                    let mut table: [&mut dyn Strategy; 2] = match seat {
+                        Seat::A => [&mut mine, &mut theirs],
+                        Seat::B => [&mut theirs, &mut mine],
+                    };
+                    play_hand(&mut h, &mut table).unwrap()
+                }
+            };
+            let rollout = GreedyRollout::new(view, world.opponent, &world.stock)
+                .with_frozen(seat, &own)
+                .frozen_for(seat, turns)
+                .with_frozen(other, &opp);
+            ends_as(rollout, action, knock_at, &expected, view, world);
+            let greedy = engine(view, world, action, knock_at);
+            differ += usize::from(greedy.winner() != expected.winner());
+            compared += 1;
+        });
+        assert!(compared > 6_000 && differ > compared / 20, "{differ} of {compared} differ");
     }
 
     /// Greedy through the engine, passing the knocks short of gin that
