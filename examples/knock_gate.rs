@@ -15,6 +15,11 @@
 //!
 //! The opponent is a profile file or inline text (`simple`, `mc:samples=64`,
 //! or the mc profile's file again for self-play). Under eaai rules.
+//!
+//! The calibration lines (the estimate of the answer played against the
+//! hand's points) are how the rollouts' optimism about declining a knock
+//! was measured, and how `opp_rollout = frozen` was checked before its
+//! ablation (self-play, 30 games, seed 3).
 
 use ginlab::engine::{
     Action, DrawSource, Event, HandOutcome, PlayerView, Seat, Strategy, TurnEnd, play_game,
@@ -180,6 +185,19 @@ fn mean_se(xs: &[f64]) -> (f64, f64) {
     (m, (v / n).sqrt())
 }
 
+/// Over `turns`: the mean estimate of the answer played, the hands'
+/// mean points and its standard error, the knock's mean estimate.
+fn calibration(turns: &[&KnockTurn]) -> (f64, f64, f64, f64) {
+    let of = |f: fn(&KnockTurn) -> f64| turns.iter().map(|&x| f(x)).collect::<Vec<f64>>();
+    let (got, se) = mean_se(&of(|x| x.result));
+    (
+        mean_se(&of(|x| x.means.1)).0,
+        got,
+        se,
+        mean_se(&of(|x| x.means.0)).0,
+    )
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     assert!(
@@ -278,16 +296,10 @@ fn main() {
         if sel.is_empty() {
             continue;
         }
-        let est: Vec<f64> = sel.iter().map(|x| x.means.1).collect();
-        let got: Vec<f64> = sel.iter().map(|x| x.result).collect();
-        let knock: Vec<f64> = sel.iter().map(|x| x.means.0).collect();
+        let (est, got, se, knock) = calibration(&sel);
         println!(
-            "  {name} ({}): estimate of the answer played {:.2}, hand points {:.2} (± {:.2}); knock's estimate {:.2}",
+            "  {name} ({}): estimate of the answer played {est:.2}, hand points {got:.2} (± {se:.2}); knock's estimate {knock:.2}",
             sel.len(),
-            mean_se(&est).0,
-            mean_se(&got).0,
-            mean_se(&got).1,
-            mean_se(&knock).0
         );
     }
     // Waits by the knock's estimated gain over waiting.
@@ -305,16 +317,10 @@ fn main() {
         if sel.is_empty() {
             continue;
         }
-        let est: Vec<f64> = sel.iter().map(|x| x.means.1).collect();
-        let got: Vec<f64> = sel.iter().map(|x| x.result).collect();
-        let knock: Vec<f64> = sel.iter().map(|x| x.means.0).collect();
+        let (est, got, se, knock) = calibration(&sel);
         println!(
-            "  waited, knock's gain in [{lo}, {hi}) ({}): wait estimated {:.2}, got {:.2} (± {:.2}); knock estimated {:.2}",
+            "  waited, knock's gain in [{lo}, {hi}) ({}): wait estimated {est:.2}, got {got:.2} (± {se:.2}); knock estimated {knock:.2}",
             sel.len(),
-            mean_se(&est).0,
-            mean_se(&got).0,
-            mean_se(&got).1,
-            mean_se(&knock).0
         );
     }
     let lost = &probe.lost;
