@@ -99,7 +99,7 @@ mod rollout;
 mod value;
 mod worlds;
 
-pub use gate::pick_candidate;
+pub use gate::{Estimates, pick_candidate};
 pub use caches::McCaches;
 pub(in crate::strategy) use params::KIND;
 pub use frozen::Frozen;
@@ -130,6 +130,11 @@ pub struct MonteCarlo {
     opponent: Box<dyn OpponentPolicy>,
     worlds: Vec<World>,
     values: Vec<f64>,
+    /// The world weights of the last sampled decision.
+    weights: Vec<f64>,
+    /// The candidates of the last decision and the one played
+    /// ([`MonteCarlo::last_decision`]).
+    last: (Vec<Action>, usize),
     /// Decisions asked for, and those answered by sampling.
     decisions: [u64; 2],
     /// What is left of the per-game budget, if there is one.
@@ -210,6 +215,8 @@ impl MonteCarlo {
             opponent,
             worlds: Vec::new(),
             values: Vec::new(),
+            weights: Vec::new(),
+            last: (Vec::new(), 0),
             decisions: [0; 2],
             account,
             frozen: None,
@@ -248,10 +255,32 @@ impl MonteCarlo {
         sample_world(&mut self.rng, view, knowledge)
     }
 
+    /// The last decision's candidates (the base policy's answer first),
+    /// the one played, and every candidate's estimate on its worlds (none
+    /// when it had one sensible answer): what the gate saw. For
+    /// diagnostics (`examples/knock_gate.rs`); it never changes a decision.
+    #[must_use]
+    pub fn last_decision(&self) -> Option<Estimates<'_>> {
+        let (candidates, chosen) = &self.last;
+        if candidates.is_empty() {
+            return None;
+        }
+        Some(Estimates {
+            candidates,
+            chosen: *chosen,
+            values: &self.values[..self.weights.len() * candidates.len()],
+            weights: &self.weights,
+        })
+    }
+
     /// The index of the best of `candidates` (all legal in `view`).
     fn choose(&mut self, view: &PlayerView<'_>, candidates: &[Action]) -> usize {
         self.decisions[0] += 1;
+        self.last.0.clear();
+        self.last.0.extend_from_slice(candidates);
+        self.last.1 = 0;
         if candidates.len() == 1 {
+            self.weights.clear();
             return 0;
         }
         self.decisions[1] += 1;
@@ -283,17 +312,21 @@ impl MonteCarlo {
         let mut s = Sampled {
             draws: prior::opponent_draws(view),
             worlds: std::mem::take(&mut self.worlds),
-            weights: Vec::with_capacity(samples),
+            weights: std::mem::take(&mut self.weights),
             values: std::mem::take(&mut self.values),
             scratch: None,
         };
         s.values.clear();
+        s.weights.clear();
+        s.weights.reserve(samples);
         let all: Vec<usize> = (0..n).collect();
         self.sample_round(view, knowledge.as_ref(), candidates, &all, &mut s, samples);
         let best = pick_candidate(&s.values, &s.weights, n, self.params.choice.confidence);
         s.worlds.truncate(s.weights.len());
         self.worlds = s.worlds;
         self.values = s.values;
+        self.weights = s.weights;
+        self.last.1 = best;
         best
     }
 

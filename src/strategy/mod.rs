@@ -45,10 +45,10 @@ pub use external::{
 pub use greedy::Greedy;
 pub use knowledge::Knowledge;
 pub use mc::{
-    Budget, Choice, Decision, Evaluator, FastOwn, Frozen, GreedyRollout, HandPrior, Knocks,
-    McCaches, McConfig, McParams, Model, MonteCarlo, OpponentModel, OpponentPolicy, OwnRollout,
-    Points, Rollout, RolloutEnd, RolloutPlay, Rollouts, Weighting, World, WorldModel, WorldWeight,
-    budget,
+    Budget, Choice, Decision, Estimates, Evaluator, FastOwn, Frozen, GreedyRollout, HandPrior,
+    Knocks, McCaches, McConfig, McParams, Model, MonteCarlo, OpponentModel, OpponentPolicy,
+    OwnRollout, Points, Rollout, RolloutEnd, RolloutPlay, Rollouts, Weighting, World, WorldModel,
+    WorldWeight, budget,
 };
 pub use profile::{
     Given, KeyError, Keys, Kind, Param, ParamError, ParamType, Params, Profile, ProfileError,

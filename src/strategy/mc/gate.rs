@@ -27,6 +27,53 @@ pub fn pick_candidate(values: &[f64], weights: &[f64], n: usize, confidence: f64
     }
 }
 
+/// What the gate saw at one decision
+/// ([`MonteCarlo::last_decision`](super::MonteCarlo::last_decision)): the
+/// candidates (the base policy's answer first), the one played, and their
+/// values on the decision's worlds.
+#[derive(Clone, Copy, Debug)]
+pub struct Estimates<'a> {
+    /// The candidate answers, the base policy's first.
+    pub candidates: &'a [crate::engine::Action],
+    /// The index of the one played.
+    pub chosen: usize,
+    /// `values[w * n + c]`: candidate `c` in world `w`.
+    pub(super) values: &'a [f64],
+    /// The worlds' weights (none: the decision was not sampled).
+    pub(super) weights: &'a [f64],
+}
+
+impl Estimates<'_> {
+    /// The worlds sampled (0: one sensible answer, played unsampled).
+    #[must_use]
+    pub fn worlds(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// Candidate `c`'s weighted mean (NaN when not sampled).
+    #[must_use]
+    pub fn mean(&self, c: usize) -> f64 {
+        let total: f64 = self.weights.iter().sum();
+        weighted_mean(self.values, self.weights, self.candidates.len(), c, total)
+    }
+
+    /// The mean gain of candidate `a` over `b` and its standard error,
+    /// paired by world (what the gate compares).
+    #[must_use]
+    pub fn gain(&self, a: usize, b: usize) -> (f64, f64) {
+        let gain = self.mean(a) - self.mean(b);
+        let n = self.candidates.len();
+        (gain, paired_error(self.values, self.weights, n, a, b, gain))
+    }
+
+    /// The candidate with the best mean (the first of equals), which the
+    /// gate tests against the base.
+    #[must_use]
+    pub fn best(&self) -> usize {
+        (1..self.candidates.len()).fold(0, |b, c| if self.mean(c) > self.mean(b) { c } else { b })
+    }
+}
+
 /// The weighted mean of candidate `c` over the worlds (`total`: the sum of
 /// the weights).
 pub(super) fn weighted_mean(values: &[f64], weights: &[f64], n: usize, c: usize, total: f64) -> f64 {
