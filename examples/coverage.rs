@@ -28,6 +28,10 @@
 //! each match, but a match is one part in `reps` of it, which moves the
 //! coverage by well under the Monte Carlo error.
 
+#[path = "common/args.rs"]
+mod args;
+use args::arg;
+
 use std::time::Instant;
 
 use ginlab::report::{End, SideRow, SummaryRow, side_rows};
@@ -109,23 +113,13 @@ fn figures() -> Vec<Figure> {
     ]
 }
 
-fn arg(args: &[String], name: &str, default: u64) -> u64 {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .map_or(default, |v| {
-            v.parse()
-                .unwrap_or_else(|_| panic!("{name} takes a whole number, not {v}"))
-        })
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let reps = arg(&args, "--reps", 1000);
-    let games = arg(&args, "--games", 2000);
-    let reference = arg(&args, "--reference", 10_000_000);
-    let seed = arg(&args, "--seed", 16);
-    let only = arg(&args, "--pairing", 0);
+    let reps: u64 = arg(&args, "--reps", 1000);
+    let games: u64 = arg(&args, "--games", 2000);
+    let reference: u64 = arg(&args, "--reference", 10_000_000);
+    let seed: u64 = arg(&args, "--seed", 16);
+    let only: u64 = arg(&args, "--pairing", 0);
     let pairings = [
         ("standard", Rules::standard(), "greedy", "simple"),
         ("eaai", Rules::eaai(), "tracker", "greedy"),

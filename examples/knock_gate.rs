@@ -22,6 +22,10 @@
 //! search-opp-frozen), and the check to run on a new model before its
 //! ablation: self-play, 30 games, seed 3.
 
+#[path = "common/args.rs"]
+mod args;
+use args::arg;
+
 use ginlab::engine::{
     Action, DrawSource, Event, HandOutcome, PlayerView, Seat, Strategy, TurnEnd, play_game,
 };
@@ -158,16 +162,6 @@ impl Strategy for Probe {
     }
 }
 
-fn arg(args: &[String], name: &str, default: u64) -> u64 {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .map_or(default, |v| {
-            v.parse()
-                .unwrap_or_else(|_| panic!("{name} takes an integer, not {v}"))
-        })
-}
-
 fn profile(text: &str) -> Profile {
     if text.ends_with(".toml") {
         let file = std::fs::read_to_string(text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -205,8 +199,8 @@ fn main() {
         args.len() >= 2,
         "usage: knock_gate MC_PROFILE OPPONENT [--games N] [--seed S]"
     );
-    let games = arg(&args, "--games", 100);
-    let seed = arg(&args, "--seed", 1);
+    let games: u64 = arg(&args, "--games", 100);
+    let seed: u64 = arg(&args, "--seed", 1);
     let mc_profile = profile(&args[0]);
     let config = mc_profile
         .params::<McParams>()

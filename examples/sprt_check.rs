@@ -18,6 +18,10 @@
 //! ([`Sprt::llr`] and [`Sprt::decide`] after every unit), stopping at its
 //! first decision or at `--cap` units.
 
+#[path = "common/args.rs"]
+mod args;
+use args::arg;
+
 use ginlab::rules::Rules;
 use ginlab::seed::mix;
 use ginlab::sim::{Plan, Work};
@@ -33,16 +37,6 @@ const TESTS: [(f64, f64, f64); 4] = [
     (-10.0, 10.0, 0.05),
     (0.0, 10.0, 0.10),
 ];
-
-fn arg(args: &[String], name: &str, default: f64) -> f64 {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .map_or(default, |v| {
-            v.parse()
-                .unwrap_or_else(|_| panic!("{name} takes a number, not {v}"))
-        })
-}
 
 /// The expected score of an Elo difference.
 fn expected(elo: f64) -> f64 {
