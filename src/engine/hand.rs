@@ -804,7 +804,8 @@ impl<'r> Hand<'r> {
         };
         let rest = self.playable(seat, card)?;
         if let TurnEnd::Knock(_) = end {
-            let deadwood = meld::deadwood(rest);
+            // The showdown starts from this arrangement: one solve.
+            let (plain, deadwood) = meld::least_arrangement(rest);
             if deadwood > self.knock_limit {
                 return Err(IllegalAction::OverLimit {
                     deadwood,
@@ -816,7 +817,13 @@ impl<'r> Hand<'r> {
             self.known[seat.index()].remove(card);
             self.face_down = Some(card);
             self.events.put(Event::Knocked { seat });
-            self.show_down(seat);
+            let showdown = meld::known_showdown(
+                plain,
+                deadwood,
+                self.hands[seat.other().index()],
+                self.knock_limit,
+            );
+            self.settle(seat, showdown);
             return Ok(());
         }
         if must_knock {
@@ -881,6 +888,11 @@ impl<'r> Hand<'r> {
             self.knock_limit,
         )
         .expect("a knock checked against the limit has a legal showdown");
+        self.settle(knocker, showdown);
+    }
+
+    /// Scores `showdown` of `knocker`'s knock and ends the hand.
+    fn settle(&mut self, knocker: Seat, showdown: Showdown) {
         let score = score_showdown(&showdown, self.rules, self.upcard);
         self.taken = None;
         self.phase = Phase::Over;

@@ -70,10 +70,13 @@ pub struct HandScore {
 pub fn score_showdown(showdown: &Showdown, rules: &Rules, upcard: Option<Card>) -> HandScore {
     let knocker = showdown.knocker_deadwood() as u32;
     let defender = showdown.defender_deadwood() as u32;
-    let (end, winner, points) = if showdown.is_big_gin() {
+    // Gin and big gin read from the deadwood counted once
+    // (`Showdown::is_gin` and `is_big_gin` would count it again).
+    let gin = knocker == 0;
+    let (end, winner, points) = if gin && showdown.knocker.hand().len() == 11 {
         let bonus = rules.big_gin_bonus.unwrap_or(rules.gin_bonus);
         (HandEnd::BigGin, Some(Side::Knocker), bonus + defender)
-    } else if showdown.is_gin() {
+    } else if gin {
         (
             HandEnd::Gin,
             Some(Side::Knocker),

@@ -3,7 +3,7 @@
 
 use crate::cards::{CardSet, Suit};
 
-use super::solve::{for_each_set_choice, runnable, set_ranks, split_set_ranks};
+use super::solve::{for_each_set_choice, least_arrangement, runnable, set_ranks, split_set_ranks};
 use super::table::RUN_DEADWOOD;
 use super::{Arrangement, RANK_STRIDE, best_arrangement, deadwood};
 
@@ -146,13 +146,43 @@ pub fn showdown(
     defender: CardSet,
     knock_limit: u8,
 ) -> Result<Showdown, ShowdownError> {
-    let dead = legal_knock(knocker, defender, knock_limit)?;
-    let (knocker, layoffs) = best_knock(knocker, defender, knock_limit, dead);
-    Ok(Showdown {
+    check_hands(knocker, defender)?;
+    let (plain, dead) = least_arrangement(knocker);
+    check_knock(knocker, u16::from(dead), knock_limit)?;
+    Ok(settle(plain, dead, defender, knock_limit))
+}
+
+/// [`showdown`] of a knock already known to be legal, from the knocker's
+/// [`best_arrangement`] and its deadwood (`dead`, the least) as a caller
+/// that has checked the knock found them: the hands and the knock are not
+/// checked again (the caller's word; debug builds check it).
+pub(crate) fn known_showdown(
+    plain: Arrangement,
+    dead: u8,
+    defender: CardSet,
+    knock_limit: u8,
+) -> Showdown {
+    debug_assert_eq!(legal_knock(plain.hand(), defender, knock_limit), Ok(dead));
+    debug_assert_eq!(best_arrangement(plain.hand()), plain);
+    settle(plain, dead, defender, knock_limit)
+}
+
+/// The showdown of a legal knock: the knocker's least-deadwood arrangement
+/// `plain` (deadwood `dead`) and the defender's cards.
+fn settle(plain: Arrangement, dead: u8, defender: CardSet, knock_limit: u8) -> Showdown {
+    let (kept, own) = least_arrangement(defender);
+    let (knocker, layoffs) = best_knock(plain, dead, defender, own, knock_limit);
+    // Nothing laid off: the defender keeps its own best arrangement.
+    let defender = if layoffs.is_empty() {
+        kept
+    } else {
+        best_arrangement(defender - layoffs)
+    };
+    Showdown {
         knocker,
-        defender: best_arrangement(defender - layoffs),
+        defender,
         layoffs,
-    })
+    }
 }
 
 /// A run of cards the defender may lay off, a prefix of any length at a time.
@@ -262,19 +292,32 @@ fn lay_off(defender: u64, chains: &[Chain], laid: u64, best: &mut (u32, u64)) {
     }
 }
 
-/// The knocker's best arrangement of `knocker` and the defender's lay-offs
-/// against it. The knocker's min deadwood, `dead`, is known to be ≤ `limit`.
-fn best_knock(knocker: CardSet, defender: CardSet, limit: u8, dead: u8) -> (Arrangement, CardSet) {
-    let kbits = knocker.bits();
-    // Cards the defender could ever lay off: the same rank as a knocker card,
-    // or next to one in its suit. Without any, the defender's reply is fixed
-    // and the knocker simply minimises its deadwood.
-    let ranks = (0..4).fold(0u64, |acc, s| acc | (kbits >> (16 * s) & 0x1FFF));
-    let near = ((kbits << 1) | (kbits >> 1) | (ranks * RANK_STRIDE)) & CardSet::ALL.bits();
-    let best_plain = best_arrangement(knocker);
-    let own = deadwood(defender);
+/// The knocker's best arrangement and the defender's lay-offs against it,
+/// from the knocker's least-deadwood arrangement `best_plain` (its
+/// deadwood `dead`, known to be ≤ `limit`) and the defender's least
+/// deadwood `own`.
+///
+/// The search is needed only when the defender's reply to `best_plain`
+/// lays off something that helps it. Otherwise `best_plain` reaches the
+/// greatest key there is (margin `own − dead` at the least knocker
+/// deadwood), and it is also the first arrangement of that key the search
+/// would meet: the search meets the set choices in [`best_arrangement`]'s
+/// order, and each choice has one arrangement of least deadwood (a suit's
+/// runs then meld exactly its blocks of three or more adjacent cards).
+/// Nothing goes on gin, and a defender holding no card that could start a
+/// lay-off ([`layable`]) has no reply but its own deadwood.
+fn best_knock(
+    best_plain: Arrangement,
+    dead: u8,
+    defender: CardSet,
+    own: u8,
+    limit: u8,
+) -> (Arrangement, CardSet) {
+    if dead == 0 || layable(best_plain.hand(), defender).is_empty() {
+        return (best_plain, CardSet::EMPTY);
+    }
     let (layoffs, left) = reply(&best_plain, defender, own);
-    if near & defender.bits() == 0 || dead == 0 {
+    if left == own {
         return (best_plain, layoffs);
     }
     let plain = Plain {
@@ -861,6 +904,74 @@ mod tests {
         // With a knock limit of 9 the knocker cannot afford that.
         let s = showdown(set(KNOCKER), set(DEFENDER), 9).unwrap();
         assert_eq!((s.knocker_deadwood(), s.defender_deadwood()), (6, 64));
+    }
+
+    /// `best_knock`'s shortcuts (gin, no card to lay off, a reply that
+    /// saves the defender nothing) give what the search from the
+    /// least-deadwood arrangement gives, arrangement and lay-offs, on
+    /// random deals and on deals from a few adjacent ranks (many sets,
+    /// runs and lay-offs), at the least knock limit, a wider one and none;
+    /// and the showdown's defender is its best arrangement after them.
+    #[test]
+    fn shortcuts_find_what_the_search_finds() {
+        use crate::engine::Deck;
+        use rand::SeedableRng;
+        use rand_pcg::Pcg64Mcg;
+
+        let mut rng = Pcg64Mcg::seed_from_u64(32);
+        let (mut skipped, mut searched) = (0, 0);
+        for i in 0..30_000u32 {
+            let deck = Deck::shuffled(&mut rng);
+            // Every other deal from the ranks of a window of five or six.
+            let low = (i / 2 % 8) as u8;
+            let width = 5 + (i / 16 % 2) as u8;
+            let cards: Vec<_> = deck
+                .cards()
+                .iter()
+                .copied()
+                .filter(|c| i % 2 == 0 || (low..low + width).contains(&(c.rank() as u8)))
+                .collect();
+            let knocker: CardSet = cards[..10].iter().copied().collect();
+            let defender: CardSet = cards[10..20].iter().copied().collect();
+            let (plain, dead) = least_arrangement(knocker);
+            assert_eq!(
+                (plain, dead),
+                (best_arrangement(knocker), deadwood(knocker))
+            );
+            let own = deadwood(defender);
+            for limit in [dead, dead.saturating_add(7), 200] {
+                let (layoffs, left) = reply(&plain, defender, own);
+                let want = if dead == 0 {
+                    (plain, layoffs)
+                } else {
+                    let start = Plain {
+                        arrangement: plain,
+                        layoffs,
+                        key: key(left, dead),
+                    };
+                    let (_, arrangement, layoffs) =
+                        knock_search(defender, own, limit, &start).unwrap();
+                    (arrangement, layoffs)
+                };
+                if left == own || dead == 0 {
+                    skipped += 1;
+                } else {
+                    searched += 1;
+                }
+                assert_eq!(
+                    best_knock(plain, dead, defender, own, limit),
+                    want,
+                    "{knocker} against {defender}, limit {limit}"
+                );
+                let s = known_showdown(plain, dead, defender, limit);
+                assert_eq!((s.knocker, s.layoffs), want);
+                assert_eq!(s.defender, best_arrangement(defender - s.layoffs));
+            }
+        }
+        assert!(
+            skipped > 10_000 && searched > 10_000,
+            "{skipped} / {searched}"
+        );
     }
 
     #[test]

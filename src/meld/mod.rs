@@ -71,10 +71,12 @@ use std::fmt;
 use crate::cards::CardSet;
 
 pub use batch::{PerCard, deadwood_with_each, deadwood_without_each};
+pub(crate) use layoff::known_showdown;
 pub use layoff::{
     Showdown, ShowdownError, defender_reply, known_knock_margin, showdown, showdown_margin,
     showdown_with,
 };
+pub(crate) use solve::least_arrangement;
 pub use solve::{Discard, best_arrangement, best_discard, deadwood, is_big_gin, meldable};
 pub use text::{HandSpec, ParseArrangementError};
 

@@ -165,6 +165,11 @@ pub fn meldable(hand: CardSet) -> CardSet {
 /// An arrangement of `hand` with minimum deadwood, chosen by the tie-break
 /// in [the `meld` module](crate::meld#tie-breaks).
 pub fn best_arrangement(hand: CardSet) -> Arrangement {
+    least_arrangement(hand).0
+}
+
+/// [`best_arrangement`] and its deadwood (the least), from one solve.
+pub(crate) fn least_arrangement(hand: CardSet) -> (Arrangement, u8) {
     let bits = hand.bits();
     let (forced, open, run) = split_set_ranks(bits);
     let mut best = (u32::MAX, forced);
@@ -179,7 +184,8 @@ pub fn best_arrangement(hand: CardSet) -> Arrangement {
     let runs = Suit::ALL.iter().fold(CardSet::EMPTY, |runs, &suit| {
         runs | CardSet::from_lane(suit, RUN_MELDED[lane(rest, suit as u32)])
     });
-    Arrangement::from_parts(hand, CardSet::from_bits_truncate(sets), runs)
+    let arrangement = Arrangement::from_parts(hand, CardSet::from_bits_truncate(sets), runs);
+    (arrangement, best.0 as u8)
 }
 
 /// Whether `hand` is big gin: 11 cards that all meld.
