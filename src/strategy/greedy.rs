@@ -15,6 +15,7 @@ use crate::meld;
 use crate::meld::RANK_STRIDE;
 
 use super::profile::{Given, KeyError, Keys, Kind, ParamError, Params, keys, write_inline};
+use super::tracker::bit_value;
 use super::{best_discard_except, draw_when, joins_meld};
 
 /// The table's row of `greedy`: its profile is the player itself.
@@ -40,6 +41,10 @@ keys! {
         /// The 10 cards kept at the last turn end and their least deadwood,
         /// reused while the hand is unchanged.
         kept: Option<(CardSet, u8)>,
+        /// The best discard of the 10 cards held, with those cards, solved
+        /// for the first card drawn or offered that melds with nothing
+        /// ([`best_with_dead`]) and reused while the hand is unchanged.
+        spare: Option<(CardSet, meld::Discard)>,
     }
 }
 
@@ -71,6 +76,7 @@ impl Greedy {
             schedule,
             last: None,
             kept: None,
+            spare: None,
         }
     }
 }
@@ -155,22 +161,35 @@ impl Greedy {
     ///
     /// If the best discard of the 11 cards is `card` itself, what is left is
     /// the current hand, so the test fails as it should; no need to exclude
-    /// `card` from the search. A card no better than [`never_improves`]
-    /// allows is refused without solving.
+    /// `card` from the search.
+    ///
+    /// A card that melds with nothing in the hand lowers the deadwood only
+    /// by replacing a card whose removal saves more than the card's own
+    /// value; removing a card saves at most its value and at most the
+    /// deadwood there is, so when the card's value reaches the hand's
+    /// highest card value or its deadwood, the answer is no without
+    /// solving. Otherwise the best discard with such a card comes from the
+    /// hand's own ([`best_with_dead`]).
     fn improves(&mut self, view: &PlayerView<'_>, card: Card) -> bool {
         let now = self.now(view.hand);
-        if never_improves(view.hand, now, card) {
+        let joins = joins_meld(view.hand, card);
+        if !joins && card.value() >= now.min(highest_value(view.hand)) {
             self.last = None;
             return false;
         }
         let with = view.hand.with(card);
-        let best = meld::best_discard(with).expect("11 cards");
+        let best = if joins {
+            meld::best_discard(with).expect("11 cards")
+        } else {
+            best_with_dead(view.hand, now, card, &mut self.spare)
+        };
         self.last = Some((with, best));
         best.deadwood < now
     }
 
-    /// The best discard ending the turn: the one solved at the draw, or the
-    /// drawn card when [`sure_discard`] says so, or a solve.
+    /// The best discard ending the turn: the one solved at the draw, or,
+    /// for a drawn card melding with nothing, [`best_with_dead`]'s, or a
+    /// solve.
     fn discard(&mut self, view: &PlayerView<'_>) -> meld::Discard {
         match self.last.take() {
             Some((hand, best)) if hand == view.hand && Some(best.card) != view.taken_from_pile => {
@@ -178,17 +197,19 @@ impl Greedy {
             }
             _ => {}
         }
+        // One card drawn from the stock onto the 10 kept: the hand holds
+        // them and one card more (bit tests, not two population counts,
+        // which baseline x86-64 does in software).
         if let Some((kept, now)) = self.kept
             && view.taken_from_pile.is_none()
-            && view.hand.len() == kept.len() + 1
             && view.hand.is_superset(kept)
         {
-            let drawn = (view.hand - kept).first().expect("one card drawn");
-            if sure_discard(kept, now, drawn) {
-                return meld::Discard {
-                    card: drawn,
-                    deadwood: now,
-                };
+            let more = (view.hand - kept).bits();
+            if more != 0 && more & (more - 1) == 0 {
+                let drawn = Card::from_bit(more.trailing_zeros()).expect("a card's bit");
+                if !joins_meld(kept, drawn) {
+                    return best_with_dead(kept, now, drawn, &mut self.spare);
+                }
             }
         }
         best_discard_except(view.hand, view.taken_from_pile)
@@ -201,18 +222,6 @@ pub(crate) fn highest_value(hand: CardSet) -> u8 {
     let bits = hand.bits();
     let ranks = (0..4).fold(0u64, |acc, s| acc | (bits >> (16 * s) & 0x1FFF));
     (64 - ranks.leading_zeros()).min(10) as u8
-}
-
-/// Whether `card`, added to `hand` (least deadwood `now`), surely does not
-/// lower the deadwood after the best discard.
-///
-/// A card that melds with nothing in the hand lowers the deadwood only by
-/// replacing a card whose removal saves more than the card's own value;
-/// removing a card saves at most its value and at most the deadwood there
-/// is, so when the card's value reaches the hand's highest card value or
-/// its deadwood, the answer is no.
-pub(crate) fn never_improves(hand: CardSet, now: u8, card: Card) -> bool {
-    !joins_meld(hand, card) && card.value() >= now.min(highest_value(hand))
 }
 
 /// Whether `card`, added to `hand` (least deadwood `now`), is the best
@@ -244,6 +253,58 @@ pub(crate) fn dead_card_thrown(hand: CardSet, now: u8, card: Card) -> bool {
     value > now || !higher
 }
 
+/// `meld::best_discard(hand + card)` for a `card` that melds with nothing
+/// in `hand` (least deadwood `now`), from the best discard of `hand`
+/// itself, kept in `spare` with its hand while the hand is unchanged.
+///
+/// Such a card is dead in every arrangement of `hand + card − d`, so
+/// discarding `d ≠ card` leaves `deadwood(hand − d) + value(card)`, least
+/// for `hand`'s own best discard `m`; discarding `card` leaves `now`. The
+/// solver's tie-break (higher rank, then suit) picks between the two, as
+/// it would among all the cards ([`dead_card_best`]). A card
+/// [`dead_card_thrown`] says is thrown back is answered without `m`.
+#[inline(always)]
+pub(crate) fn best_with_dead(
+    hand: CardSet,
+    now: u8,
+    card: Card,
+    spare: &mut Option<(CardSet, meld::Discard)>,
+) -> meld::Discard {
+    if dead_card_thrown(hand, now, card) {
+        return meld::Discard {
+            card,
+            deadwood: now,
+        };
+    }
+    let spare = match *spare {
+        Some((held, best)) if held == hand => best,
+        _ => {
+            let best = meld::best_discard(hand).expect("a hand holds cards");
+            *spare = Some((hand, best));
+            best
+        }
+    };
+    dead_card_best(card, now, spare)
+}
+
+/// `meld::best_discard(hand + card)` for a `card` melding with nothing in
+/// `hand` (least deadwood `now`, best discard `spare`): keep it and throw
+/// `spare`'s card, or throw it back ([`best_with_dead`]).
+pub(crate) fn dead_card_best(card: Card, now: u8, spare: meld::Discard) -> meld::Discard {
+    let kept = spare.deadwood + bit_value(card.bit());
+    if (kept, discard_key(card)) < (now, discard_key(spare.card)) {
+        meld::Discard {
+            card: spare.card,
+            deadwood: kept,
+        }
+    } else {
+        meld::Discard {
+            card,
+            deadwood: now,
+        }
+    }
+}
+
 /// The order of [`meld::best_discard`]'s tie-break: rank, then suit (the
 /// higher key is discarded first).
 pub(crate) fn discard_key(card: Card) -> u32 {
@@ -260,6 +321,7 @@ impl Strategy for Greedy {
     fn reset(&mut self, _seed: u64) -> bool {
         self.last = None;
         self.kept = None;
+        self.spare = None;
         true
     }
 

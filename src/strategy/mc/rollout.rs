@@ -28,8 +28,7 @@ use crate::meld;
 use crate::rules::Rules;
 
 use super::super::{best_discard_except, joins_meld};
-use super::super::greedy::{dead_card_thrown, discard_key, highest_value, sure_discard};
-use super::super::tracker::bit_value;
+use super::super::greedy::{best_with_dead, highest_value, sure_discard};
 use super::frozen::Frozen;
 
 /// How a rollout ended: what [`HandOutcome::winner`](crate::engine::HandOutcome::winner)
@@ -381,34 +380,12 @@ impl<'a> GreedyRollout<'a> {
     }
 
     /// `meld::best_discard(hand + card)` for a `card` that melds with
-    /// nothing in the seat's 10 cards `hand` (least deadwood `now`), from
-    /// the best discard of `hand` itself, kept between turns.
-    ///
-    /// Such a card is dead in every arrangement of `hand + card − d`, so
-    /// discarding `d ≠ card` leaves `deadwood(hand − d) + value(card)`,
-    /// least for `hand`'s own best discard `m`; discarding `card` leaves
-    /// `now`. The solver's tie-break (higher rank, then suit) picks between
-    /// the two, as it would among all eleven. A card [`sure_discard`] is
-    /// answered without `m` ([`dead_card_thrown`]).
+    /// nothing in the seat's 10 cards (least deadwood `now`), from the
+    /// seat's own best discard, kept between turns ([`best_with_dead`]).
     #[inline(always)]
     fn best_with(&mut self, seat: Seat, card: Card, now: u8) -> meld::Discard {
         let i = seat.index();
-        let hand = self.hands[i];
-        if dead_card_thrown(hand, now, card) {
-            return meld::Discard {
-                card,
-                deadwood: now,
-            };
-        }
-        let spare = match self.spare[i] {
-            Some((held, spare)) if held == hand => spare,
-            _ => {
-                let spare = meld::best_discard(hand).expect("a hand holds cards");
-                self.spare[i] = Some((hand, spare));
-                spare
-            }
-        };
-        dead_card_best(card, now, spare)
+        best_with_dead(self.hands[i], now, card, &mut self.spare[i])
     }
 
     /// `seat` takes `card` from the pile (the phase is left to the caller).
@@ -486,24 +463,6 @@ impl<'a> GreedyRollout<'a> {
     }
 }
 
-/// `meld::best_discard(hand + card)` for a `card` melding with nothing in
-/// `hand` (least deadwood `now`, best discard `spare`): keep it and throw
-/// `spare`'s card, or throw it back ([`GreedyRollout::best_with`]).
-fn dead_card_best(card: Card, now: u8, spare: meld::Discard) -> meld::Discard {
-    let kept = spare.deadwood + bit_value(card.bit());
-    if (kept, discard_key(card)) < (now, discard_key(spare.card)) {
-        meld::Discard {
-            card: spare.card,
-            deadwood: kept,
-        }
-    } else {
-        meld::Discard {
-            card,
-            deadwood: now,
-        }
-    }
-}
-
 /// A knock: the knocker's cards and least deadwood (within the knock
 /// limit), the defender's and its least deadwood before lay-offs.
 #[derive(Clone, Copy, Debug)]
@@ -568,6 +527,7 @@ mod tests {
         play_hand,
     };
     use crate::rules::Deal;
+    use crate::strategy::greedy::dead_card_best;
     use crate::strategy::{Greedy, Knowledge, Tracker};
 
     /// Every legal action in `view`.
