@@ -361,6 +361,45 @@ mod tests {
         }
     }
 
+    /// Against the scalar solver on random 10- and 11-card hands holding
+    /// one or two ranks four times (the rest drawn from a few adjacent
+    /// ranks, so that runs cross the sets), every card removed.
+    #[test]
+    fn four_of_a_rank_matches_the_scalar_solver() {
+        use crate::engine::Deck;
+        use rand::SeedableRng;
+        use rand_pcg::Pcg64Mcg;
+
+        let mut rng = Pcg64Mcg::seed_from_u64(41);
+        let mut checked = 0;
+        for i in 0..20_000u32 {
+            let deck = Deck::shuffled(&mut rng);
+            let first = deck.cards()[0].rank() as u32;
+            let second = (first + 1 + i % 3) % 13;
+            let mut hand = CardSet::from_bits_truncate(RANK_STRIDE << first);
+            if i % 4 == 0 {
+                hand |= CardSet::from_bits_truncate(RANK_STRIDE << second);
+            }
+            let size = 10 + (i % 2);
+            for &card in deck.cards() {
+                let near = (card.rank() as u32).abs_diff(first) <= 3 || i % 8 == 1;
+                if hand.len() < size && near {
+                    hand.insert(card);
+                }
+            }
+            let without = deadwood_without_each(hand);
+            for card in hand {
+                assert_eq!(
+                    without.get(card),
+                    Some(deadwood(hand.without(card))),
+                    "{hand} without {card}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 150_000, "{checked}");
+    }
+
     #[test]
     fn min_and_ties() {
         let hand = set("AS 2S 3S 4S 7H 7D 7C KC QC 5H 9D");

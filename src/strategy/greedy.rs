@@ -360,6 +360,35 @@ mod tests {
     use crate::engine::{Deck, Hand, Phase, Seat};
     use crate::rules::Rules;
 
+    /// `best_with_dead` with its kept solve, the cache shared across cards
+    /// and hands as greedy shares it, gives the solver's best discard.
+    #[test]
+    fn best_with_dead_is_the_solvers() {
+        use rand::SeedableRng;
+        use rand_pcg::Pcg64Mcg;
+
+        let mut rng = Pcg64Mcg::seed_from_u64(43);
+        let mut spare = None;
+        let mut checked = 0;
+        for _ in 0..1_000 {
+            let deck = Deck::shuffled(&mut rng);
+            let hand: CardSet = deck.cards()[..10].iter().copied().collect();
+            let now = meld::deadwood(hand);
+            for card in CardSet::ALL - hand {
+                if joins_meld(hand, card) {
+                    continue;
+                }
+                assert_eq!(
+                    best_with_dead(hand, now, card, &mut spare),
+                    meld::best_discard(hand.with(card)).unwrap(),
+                    "{hand} + {card}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 20_000, "{checked}");
+    }
+
     #[test]
     fn schedule_by_stock_size() {
         let rules = Rules::standard();
