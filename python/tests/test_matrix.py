@@ -1,5 +1,5 @@
 """The Python half of the front-end matrix (issue 30 item 6; the CLI's is
-tests/matrix.rs): every keyword of ``run``, ``match``, ``sweep`` and
+tests/it/matrix.rs): every keyword of ``run``, ``match``, ``sweep`` and
 ``balance`` × every format (two players, three, partnerships) gives a
 whole result or a Python exception with a message, never an empty or
 partial result."""

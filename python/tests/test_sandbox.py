@@ -1,7 +1,7 @@
 """The package's sandbox launcher (``ginlab._sandbox_exec``), the command the
 Python process's bots start through: what it starts cannot read a file
 outside the folders its policy grants, while the same command without it
-can (so the test can fail). Mirrors tests/sandbox.rs; needs Linux with
+can (so the test can fail). Mirrors tests/it/sandbox.rs; needs Linux with
 Landlock ABI 6 or later, and skips elsewhere with the reason."""
 
 import json

@@ -207,7 +207,7 @@ mod tests {
         assert!("S".parse::<Card>().is_err());
         assert!("".parse::<Card>().is_err());
         assert!("ASS".parse::<Card>().is_err());
-        // Found by tests/fuzz.rs: an invisible or control character was
+        // Found by tests/it/fuzz.rs: an invisible or control character was
         // printed as is, so the message named an empty-looking suit.
         let err = "A♠\u{fe0f}".parse::<Card>().unwrap_err().to_string();
         assert!(err.contains("unknown suit `\\u{fe0f}`"), "{err}");

@@ -599,7 +599,7 @@ mod tests {
             r.set_from_text("gin_bonus"),
             Err(RulesError::Assignment(_))
         ));
-        // Found by tests/fuzz.rs: text after the value was read as more
+        // Found by tests/it/fuzz.rs: text after the value was read as more
         // TOML and dropped, so these set gin_bonus to 5. (The message
         // shows the line break escaped.)
         for text in ["gin_bonus=5\nx = 1", "gin_bonus=5\n[t]"] {
@@ -636,7 +636,7 @@ mod tests {
         assert!(rules_from_table(&json!([1])).is_err());
     }
 
-    /// Values with no TOML form (found by tests/fuzz.rs): the error names the
+    /// Values with no TOML form (found by tests/it/fuzz.rs): the error names the
     /// knob and what it takes, not "null" for a huge number.
     #[test]
     fn knob_table_values_without_toml_form() {

@@ -816,7 +816,7 @@ mod tests {
         assert!(e("kind = ").contains("invalid TOML"));
     }
 
-    /// Found by tests/fuzz.rs: a profile file was pasted into the inline
+    /// Found by tests/it/fuzz.rs: a profile file was pasted into the inline
     /// form, so a comma in a value started another parameter and a `kind`
     /// could carry parameters or a command; a non-string name was taken as
     /// text; an inline `exec:` could name an empty program.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A bot that plays legally but tries to learn what the sandbox hides, for
-ginlab's tests (tests/bots.rs, the sandbox tests).
+ginlab's tests (tests/it/bots.rs, the sandbox tests).
 
 Usage: attack_bot.py, with GINLAB_ATTACK_PORT and GINLAB_ATTACK_FILES
 (paths joined by ':') in its environment: the targets are not on its

@@ -181,7 +181,7 @@ mod tests {
         let spec = BotSpec::new(vec!["python3".into(), "my bot.py".into()]);
         assert_eq!(spec.command_line(), "python3 'my bot.py'");
         assert_eq!(split_command(&spec.command_line()).unwrap(), spec.command);
-        // Found by tests/fuzz.rs: a word with a single quote was written
+        // Found by tests/it/fuzz.rs: a word with a single quote was written
         // bare, and the line did not read back (an unclosed quote).
         let spec = BotSpec::new(vec![
             "bot".into(),

@@ -1,7 +1,7 @@
 //! Golden transcripts: one seeded game per preset (greedy as A, simple as B),
 //! every hand written out with `hand_transcript`, compared byte for byte with
 //! `tests/golden/game-<preset>.txt`. Rewrite them on purpose only:
-//! `GINLAB_BLESS=1 cargo test --test golden`.
+//! `GINLAB_BLESS=1 cargo test --test it golden::`.
 
 use std::fmt::Write as _;
 

@@ -180,7 +180,7 @@ fn match_cases() -> Vec<Case> {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = scratch_path("matrix", name);
+    let dir = crate::jobs::scratch("matrix", name);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("decks.txt"),
@@ -433,11 +433,4 @@ fn a_shard_of_no_deals_is_refused() {
 
 fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|a| (*a).to_owned()).collect()
-}
-
-/// An empty scratch folder path for this test file's `group`, case `name`.
-fn scratch_path(group: &str, name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("ginlab-{group}-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
 }

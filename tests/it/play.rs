@@ -195,14 +195,14 @@ fn a_bad_opponent_is_bad_input() {
 /// first at the start and the last at the end.
 #[test]
 fn the_readme_session_is_what_play_prints() {
-    let readme = include_str!("../docs/CLI.md");
+    let readme = include_str!("../../docs/CLI.md");
     let start = "```console,ignore\n$ ginlab play --vs greedy --seed 4\n";
     let at = readme
         .find(start)
         .expect("docs/CLI.md shows a play session")
         + start.len();
     let block = &readme[at..at + readme[at..].find("```\n").unwrap()];
-    let (code, stdout, stderr) = play(include_str!("data/play-readme.answers"));
+    let (code, stdout, stderr) = play(include_str!("../data/play-readme.answers"));
     assert_eq!(code, Some(0), "{stderr}");
     let pieces: Vec<&str> = block.split("…\n").collect();
     assert!(pieces.len() > 2, "the excerpt has elided parts");

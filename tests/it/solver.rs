@@ -1,5 +1,5 @@
 //! The fast meld solver (`ginlab::meld`, the batched calls included) against the naive brute force in
-//! `tests/oracle`, plus the test vectors in `tests/data/vectors`.
+//! `tests/it/oracle`, plus the test vectors in `tests/data/vectors`.
 //!
 //! # Case counts
 //!
@@ -19,10 +19,10 @@
 //! because the macro would let `PROPTEST_CASES` set every count.
 //!
 //! For example
-//! `PROPTEST_CASES=1000000 GINLAB_SHOWDOWN_CASES=250000 cargo test --release --test solver`.
+//! `PROPTEST_CASES=1000000 GINLAB_SHOWDOWN_CASES=250000 cargo test --release --test it solver::`.
 //! Failures are saved to `proptest-regressions/solver.txt` and replayed first.
 
-mod oracle;
+use crate::oracle;
 
 use std::env;
 

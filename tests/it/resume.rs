@@ -44,7 +44,7 @@ fn resume_edited(
 type Edit<'a> = (&'a str, &'a dyn Fn(&mut serde_json::Value));
 
 fn check(args: &[&str], key: &str, edits: &[Edit<'_>]) {
-    let dir = scratch_path("resume", &args[1..4].join("-"));
+    let dir = crate::jobs::scratch("resume", &args[1..4].join("-"));
     std::fs::create_dir_all(&dir).unwrap();
     let first = ginlab(&dir, args);
     assert!(first.status.success(), "{args:?}");
@@ -106,18 +106,11 @@ fn a_checkpoint_naming_another_row_is_refused() {
     );
 }
 
-/// An empty scratch folder path for this test file's `group`, case `name`.
-fn scratch_path(group: &str, name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("ginlab-{group}-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
 /// A state file that cannot be read is bad input: the message names the
 /// file, and the operating system's reason follows it once.
 #[test]
 fn an_unreadable_state_file_is_reported_with_its_cause_once() {
-    let dir = scratch_path("resume", "unreadable");
+    let dir = crate::jobs::scratch("resume", "unreadable");
     let shard = dir.join("shard");
     std::fs::create_dir_all(shard.join("tallies.json")).unwrap();
     let output = ginlab(&dir, &["merge", "shard", "--out", "merged"]);

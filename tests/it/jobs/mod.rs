@@ -1,4 +1,4 @@
-//! What the library-level job tests share: a strategy resolver without
+//! What several test modules share: a strategy resolver without
 //! profile folders or bots, and scratch folders.
 
 use std::path::PathBuf;

@@ -18,7 +18,7 @@
 //!
 //! Case counts are small so that the file runs in a few seconds; set
 //! `PROPTEST_CASES` for a longer run (it overrides every count here), e.g.
-//! `PROPTEST_CASES=20000 cargo test --release --test fuzz`.
+//! `PROPTEST_CASES=20000 cargo test --release --test it fuzz::`.
 
 use std::fmt::Display;
 

@@ -524,7 +524,7 @@ fn match_budget_ms_gives_search_players_equal_time() {
         "",
         &["--budget-ms", "none of `greedy`, `simple`", "mc"],
     );
-    // Tables take it as two players do (tests/tables.rs plays one).
+    // Tables take it as two players do (tests/it/tables.rs plays one).
 }
 
 #[test]
@@ -1656,7 +1656,7 @@ fn a_balance_study_counts_each_hand_once() {
         dir
     };
     // (`--no-duplicate`, which could change nothing here, is refused:
-    // tests/inputs.rs.)
+    // tests/it/inputs.rs.)
     let default = run("default", &[]);
     let manifest = std::fs::read_to_string(default.join("manifest.toml")).unwrap();
     assert!(manifest.contains("duplicate = false"), "{manifest}");

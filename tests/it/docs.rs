@@ -3,7 +3,7 @@
 //! column written is described in docs/CLI.md's column tables.
 //!
 //! To re-bless the examples after an intended change of output:
-//! `TRYCMD=overwrite cargo test --test docs`, then review `git diff`.
+//! `TRYCMD=overwrite cargo test --test it docs::`, then review `git diff`.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -18,7 +18,7 @@ fn ginlab() -> Command {
 /// first cell of each table row, a `_lo`-style shorthand read as the first
 /// name's stem (without `_rate`) plus the suffix.
 fn documented_columns() -> BTreeSet<String> {
-    let readme = include_str!("../docs/CLI.md");
+    let readme = include_str!("../../docs/CLI.md");
     let mut columns = BTreeSet::new();
     for line in readme.lines().filter(|l| l.starts_with("| `")) {
         let cell = line.trim_start_matches('|').split('|').next().unwrap();
@@ -173,7 +173,7 @@ fn every_csv_column_is_documented() {
 /// in its order, and names every parameter of the kind in that row.
 #[test]
 fn strategies_readme_lists_every_kind_and_parameter() {
-    let readme = include_str!("../strategies/README.md");
+    let readme = include_str!("../../strategies/README.md");
     let rows: Vec<(&str, &str)> = readme
         .lines()
         .filter(|l| l.starts_with("| `"))

@@ -11,7 +11,7 @@ use ginlab::rules::Rules;
 use ginlab::sim::Work;
 use ginlab::stats::{Moments, Sprt, SprtDecision};
 
-mod jobs;
+use crate::jobs;
 
 use jobs::resolve;
 

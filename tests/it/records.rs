@@ -577,7 +577,7 @@ fn replay_input_errors() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("line 2: an empty line"), "{stderr}");
     // --resume --record continues a checkpoint's record
-    // (tests/record_jobs.rs); with no checkpoint there is nothing to
+    // (tests/it/record_jobs.rs); with no checkpoint there is nothing to
     // continue, and the file is left as it was.
     let before = std::fs::read(&file).unwrap();
     let output = ginlab()

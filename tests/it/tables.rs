@@ -11,7 +11,7 @@ use ginlab::report::Summary;
 use ginlab::rules::Rules;
 use ginlab::sim::{Format, TablePlan, TableTallies, Work};
 
-mod jobs;
+use crate::jobs;
 
 use jobs::resolve;
 

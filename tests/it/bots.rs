@@ -471,7 +471,7 @@ fn a_bot_cannot_rebuild_the_deck_from_its_seed() {
         .arg("match")
         .arg(format!("{} {}", faulty("spy"), spy.display()))
         // The bot writes a file the test names: outside the sandbox,
-        // which would refuse it (tests/sandbox.rs tests the sandbox).
+        // which would refuse it (tests/it/sandbox.rs tests the sandbox).
         .args(["--sandbox", "off"])
         .args(["greedy", "--hands", "8", "--no-duplicate", "--threads", "1"])
         .args(["--seed", &master.to_string(), "-q"])
@@ -528,7 +528,7 @@ fn a_daemonised_bot_helper_does_not_outlive_match() {
         .arg("match")
         .arg(format!("{} {}", faulty("daemon"), pids.display()))
         // The bot writes a file the test names: outside the sandbox,
-        // which would refuse it (tests/sandbox.rs tests the sandbox).
+        // which would refuse it (tests/it/sandbox.rs tests the sandbox).
         .args(["--sandbox", "off"])
         .args([
             "greedy",
@@ -894,7 +894,7 @@ fn a_chosen_seed_with_a_bot_is_warned_of_and_the_default_is_random() {
     let seed = |output: std::process::Output| {
         assert!(output.status.success());
         assert!(!String::from_utf8_lossy(&output.stderr).contains("warning"));
-        // With a bot the seed comes at the end (tests/attacks.rs).
+        // With a bot the seed comes at the end (tests/it/attacks.rs).
         let stdout = String::from_utf8(output.stdout).unwrap();
         let line = stdout.lines().last().unwrap();
         line.strip_prefix("seed")
