@@ -30,8 +30,8 @@ use ginlab::protocol::{Move, ReplyError, read_hello, read_move, rules_from_table
 use ginlab::rules::{Deal, KNOBS, KnockLimit, NextDealer, PRESETS, RulesError, Shutout};
 use ginlab::sim::Work;
 use ginlab::strategy::{
-    Bot, BotHost, BotSpec, Greedy, McCaches, McParams, OwnRollout, Profile, ProfileError,
-    RandomParams, Rollout, SimpleParams, Tracker, Weighting,
+    AdaptCalibrate, Bot, BotHost, BotSpec, Greedy, McCaches, McParams, OwnRollout, Profile,
+    ProfileError, RandomParams, Rollout, SimpleParams, Tracker, Weighting,
 };
 use ginlab::{Arrangement, Card, CardSet, Rules, Suit};
 use proptest::collection::vec;
@@ -82,7 +82,7 @@ fn toml_str(text: &str) -> String {
 fn file_type_fits(key: &str, value: &toml::Value) -> bool {
     use toml::Value::{Boolean, Float, Integer, String};
     match key {
-        "schedule" | "rollout" | "own_rollout" | "base" | "weighting" => {
+        "schedule" | "rollout" | "own_rollout" | "base" | "weighting" | "adapt_calibrate" => {
             matches!(value, String(_))
         }
         "calibrate" | "adapt" | "prune" => matches!(value, Boolean(_)),
@@ -765,13 +765,14 @@ fn mc_params() -> impl Strategy<Value = McParams> {
             prop::option::of(0.01f64..0.99),
             prop::option::of(0.0f64..0.99),
             prop::option::of(0.01f64..=1.0),
+            any::<bool>(),
         ),
     )
         .prop_map(
             |(
                 (samples, rollout, base, discards, frozen_turns),
                 (own, opp, own_rollout),
-                (w, confidence, calibrate, seed, adapt, prune, prior, share, opp_share),
+                (w, confidence, calibrate, seed, adapt, prune, prior, share, opp_share, by_kind),
             )| {
                 // Frozen plays on greedy rollouts only.
                 let own_rollout =
@@ -800,6 +801,11 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     adapt,
                     adapt_prior: prior.filter(|_| adapt).unwrap_or(0.5),
                     adapt_share: share.filter(|_| adapt && fast).unwrap_or(0.0),
+                    adapt_calibrate: if by_kind && adapt && calibrate {
+                        AdaptCalibrate::Kind
+                    } else {
+                        AdaptCalibrate::One
+                    },
                     opp_knock_share: opp_share.filter(|_| !adapt && fast).unwrap_or(1.0),
                     frozen_turns: frozen_turns.filter(|_| own_rollout == Some(OwnRollout::Frozen)),
                     prune,
@@ -849,7 +855,7 @@ const PROFILE_KEYS: &[&str] = &[
     "knock_prob", "knock_at", "schedule", "safety", "slack", "outs", "draw_outs", "hold", "margin",
     "late_stock", "samples", "rollout", "base", "own_knock_at", "opp_knock_at", "weighting",
     "objective", "discards", "confidence", "calibrate", "seed", "own_rollout", "adapt",
-    "frozen_turns", "prune", "adapt_prior", "knock", "", "KNOCK_AT",
+    "frozen_turns", "prune", "adapt_prior", "adapt_calibrate", "knock", "", "KNOCK_AT",
     "knock_at ", "x",
 ];
 
@@ -858,7 +864,7 @@ const PROFILE_KEYS: &[&str] = &[
 const PROFILE_VALUES: &[&str] = &[
     "0", "1", "5", "10", "11", "20", "31", "32", "-1", "-0", "0.5", "1.5", "5.0", "1e1", "-50",
     "-51", "50.5", "4096", "4097", "256", "18446744073709551615", "18446744073709551616", "nan",
-    "NaN", "inf", "-inf", "+5", "0x5", "1_0", "", " ", "٥", "𝟓", "greedy", "tracker", "frozen", "none",
+    "NaN", "inf", "-inf", "+5", "0x5", "1_0", "", " ", "٥", "𝟓", "greedy", "tracker", "frozen", "none", "kind", "one",
     "points", "game", "true", "false", "TRUE", "20:5/10:2", "10:2/20:5", "20:5/20:2", "20:11",
     "20:5/", ":", "20", "4294967296:5", "20:-1",
 ];

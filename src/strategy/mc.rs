@@ -106,8 +106,8 @@ pub use frozen::Frozen;
 pub use config::{
     Budget, Choice, FastOwn, McConfig, OpponentModel, RolloutPlay, Rollouts, WorldModel,
 };
-pub use params::{McParams, OwnRollout, Rollout, Weighting};
-pub use prior::HandPrior;
+pub use params::{AdaptCalibrate, McParams, OwnRollout, Rollout, Weighting};
+pub use prior::{HandPrior, KindPriors};
 pub use rollout::{GreedyRollout, RolloutEnd};
 pub use value::{Evaluator, Points};
 pub(crate) use worlds::{sample_into, sample_world};
@@ -355,12 +355,17 @@ impl MonteCarlo {
             }
             sample_into(&mut self.rng, view, knowledge, &mut s.worlds[w]);
             let world = &s.worlds[w];
+            // The opponent model's answer for this world, read once: the
+            // fast rollouts play it and the weight may read its kind.
+            let knocks = self
+                .opponent
+                .knocks(world.opponent, self.params.rollouts.opp_knock_at);
             let weight = self
                 .weight
                 .as_ref()
-                .map_or(1.0, |(_, w)| w.weight(&decision, world.opponent));
+                .map_or(1.0, |(_, w)| w.weight(&decision, world.opponent, knocks));
             s.weights.push(weight);
-            self.play_out(view, world, candidates, live, &mut s.scratch, &mut s.values);
+            self.play_out(view, world, knocks, candidates, live, &mut s.scratch, &mut s.values);
         }
     }
 
@@ -375,16 +380,26 @@ impl MonteCarlo {
             let weighting = self.params.worlds.weighting;
             let model = self.params.opponent_model();
             let prior = self.caches.prior(view.rules, weighting, model);
-            self.weight = Some((view.rules.clone(), prior as Arc<dyn WorldWeight>));
+            let weight: Arc<dyn WorldWeight> = match self.params.gin_model() {
+                Some(gin) => Arc::new(KindPriors {
+                    knocker: prior,
+                    gin: self.caches.prior(view.rules, weighting, gin),
+                }),
+                None => prior,
+            };
+            self.weight = Some((view.rules.clone(), weight));
         }
     }
 
-    /// Plays the `live` candidates out in `world` and appends the value of
-    /// every candidate to `values` (NaN for those not live).
+    /// Plays the `live` candidates out in `world`, whose opponent knocks by
+    /// `knocks` on the fast rollouts, and appends the value of every
+    /// candidate to `values` (NaN for those not live).
+    #[allow(clippy::too_many_arguments)]
     fn play_out<'v>(
         &mut self,
         view: &PlayerView<'v>,
         world: &World,
+        knocks: Knocks,
         candidates: &[Action],
         live: &[usize],
         scratch: &mut Option<Hand<'v>>,
@@ -405,9 +420,9 @@ impl MonteCarlo {
                     base = base.frozen_for(u32::from(turns));
                 }
             }
-            let Knocks { knock_at, share } = self
-                .opponent
-                .knocks(world.opponent, self.params.rollouts.opp_knock_at);
+            let Knocks {
+                knock_at, share, ..
+            } = knocks;
             let mut knock_at = [knock_at; 2];
             knock_at[seat.index()] = self.params.rollouts.own_knock_at.or_else(|| {
                 self.frozen
@@ -685,7 +700,8 @@ mod tests {
                     let world = mc.sample_world(&view, None);
                     let stock = [Action::Draw(DrawSource::Stock)];
                     let mut values = Vec::new();
-                    mc.play_out(&view, &world, &stock, &[0], &mut None, &mut values);
+                    let knocks = mc.opponent.knocks(world.opponent, None);
+                    mc.play_out(&view, &world, knocks, &stock, &[0], &mut None, &mut values);
                     let engine = |own: Box<dyn Strategy>| {
                         let mut h = Hand::from_world(&view, world.opponent, &world.stock).unwrap();
                         h.apply(seat, stock[0]).unwrap();
@@ -769,6 +785,61 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `adapt_calibrate = kind`: at every sampled decision of greedy
+    /// hands, each world is weighted by the prior of the kind its rollouts
+    /// model (`gin_world` at the current `gin_chance`, as `Adaptive::knocks`
+    /// decides): the gin kind's by the gin-only greedy's, the knocker's by
+    /// the calibration's. Both kinds occur, and in worlds whose two priors
+    /// differ; with `one` (the default) every world has the knocker's
+    /// weight, and the worlds are the same.
+    #[test]
+    fn adapt_calibrate_kind_weights_each_world_by_its_kind() {
+        use crate::engine::{Deck, ask};
+        let rules = Rules::eaai();
+        let caches = McCaches::default();
+        let params = |calibrate| McParams {
+            samples: 16,
+            adapt: true,
+            adapt_calibrate: calibrate,
+            ..McParams::default()
+        };
+        let config = params(AdaptCalibrate::Kind).config().unwrap();
+        assert_eq!(config.gin_model(), Some(prior::GIN_MODEL));
+        assert_eq!(params(AdaptCalibrate::One).config().unwrap().gin_model(), None);
+        let knocker = caches.prior(&rules, Weighting::Tracker, config.opponent_model());
+        let gin = caches.prior(&rules, Weighting::Tracker, prior::GIN_MODEL);
+        let mut decks = Pcg64Mcg::seed_from_u64(12);
+        let mut seen = [0; 2];
+        let mut differ = [0; 2];
+        for deal in 0..6 {
+            let deck = Deck::shuffled(&mut decks);
+            let mut hand = Hand::new(&rules, &deck, Seat::ALL[deal % 2], [0, 0]).unwrap();
+            let mut table = [Greedy::default(), Greedy::default()];
+            while let Some(seat) = hand.phase().seat() {
+                let view = hand.view(seat);
+                let [mut kind, mut one] = [AdaptCalibrate::Kind, AdaptCalibrate::One].map(|c| {
+                    MonteCarlo::with_caches(params(c).config().unwrap(), deal as u64, caches.clone())
+                });
+                ask(&mut kind, &view);
+                ask(&mut one, &view);
+                assert_eq!(kind.worlds, one.worlds);
+                let draws = prior::opponent_draws(&view);
+                for ((world, &w), &w_one) in kind.worlds.iter().zip(&kind.weights).zip(&one.weights) {
+                    let is_gin = opponent::gin_world(world.opponent, kind.gin_chance());
+                    let (mine, other) = if is_gin { (&gin, &knocker) } else { (&knocker, &gin) };
+                    assert_eq!(w, mine.weight(draws, world.opponent));
+                    assert_eq!(w_one, knocker.weight(draws, world.opponent));
+                    let i = usize::from(is_gin);
+                    seen[i] += 1;
+                    differ[i] += usize::from(w != other.weight(draws, world.opponent));
+                }
+                let action = ask(&mut table[seat.index()], &view);
+                hand.apply(seat, action).unwrap();
+            }
+        }
+        assert!(differ.iter().all(|&n| n > 50), "worlds {seen:?}, weights differ {differ:?}");
     }
 
     /// `adapt`: B keeps 2C-4C, 7S-TS and AD 4D 2H (7 deadwood) at its turn

@@ -45,10 +45,10 @@ pub use external::{
 pub use greedy::Greedy;
 pub use knowledge::Knowledge;
 pub use mc::{
-    Budget, Choice, Decision, Estimates, Evaluator, FastOwn, Frozen, GreedyRollout, HandPrior,
-    Knocks, McCaches, McConfig, McParams, Model, MonteCarlo, OpponentModel, OpponentPolicy,
-    OwnRollout, Points, Rollout, RolloutEnd, RolloutPlay, Rollouts, Weighting, World, WorldModel,
-    WorldWeight, budget,
+    AdaptCalibrate, Budget, Choice, Decision, Estimates, Evaluator, FastOwn, Frozen, GreedyRollout,
+    HandPrior, KindPriors, Knocks, McCaches, McConfig, McParams, Model, MonteCarlo, OpponentModel,
+    OpponentPolicy, OwnRollout, Points, Rollout, RolloutEnd, RolloutPlay, Rollouts, Weighting,
+    World, WorldModel, WorldWeight, budget,
 };
 pub use profile::{
     Given, KeyError, Keys, Kind, Param, ParamError, ParamType, Params, Profile, ProfileError,

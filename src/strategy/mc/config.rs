@@ -9,7 +9,7 @@
 //! file's keys, [`McParams`](super::McParams)) is sugar that resolves to
 //! this type and names the key when it cannot.
 
-use super::params::{Rollout, Weighting};
+use super::params::{AdaptCalibrate, Rollout, Weighting};
 use super::{Model, budget};
 
 /// Everything that decides how [`MonteCarlo`](super::MonteCarlo) plays.
@@ -125,6 +125,9 @@ pub enum OpponentModel {
         /// The share of its knock chances the declining kind takes (from
         /// 0, below 1; 0: it plays for gin only).
         share: f64,
+        /// The calibration's prior of each world ([`WorldModel::calibrate`]):
+        /// one for both kinds, or one per kind.
+        calibrate: AdaptCalibrate,
     },
 }
 
@@ -179,6 +182,24 @@ impl McConfig {
         Model {
             rollout: self.rollouts.opponent_policy(),
             knock_at: self.rollouts.opp_knock_at,
+        }
+    }
+
+    /// The calibration's model of the kind of opponent that declines
+    /// knocks, when worlds are weighted by the prior of the kind they model
+    /// ([`AdaptCalibrate::Kind`], [`KindPriors`](super::KindPriors)).
+    #[must_use]
+    pub fn gin_model(&self) -> Option<Model> {
+        match self.rollouts.play {
+            RolloutPlay::Fast {
+                opponent:
+                    OpponentModel::Adaptive {
+                        calibrate: AdaptCalibrate::Kind,
+                        ..
+                    },
+                ..
+            } if self.worlds.calibrate => Some(super::prior::GIN_MODEL),
+            _ => None,
         }
     }
 

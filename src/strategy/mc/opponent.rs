@@ -19,6 +19,11 @@ pub struct Knocks {
     /// at most 1); which chances is a hash of the world's opponent hand
     /// and the turn, the same for every candidate.
     pub share: f64,
+    /// Whether the world models the kind of opponent that declines knocks
+    /// (`adapt`'s gin kind; false for a model of one kind): the
+    /// calibration may weight such worlds by a prior of their own
+    /// ([`KindPriors`](super::KindPriors)).
+    pub gin: bool,
 }
 
 /// A model of the opponent on the fast rollouts.
@@ -44,7 +49,7 @@ pub trait OpponentPolicy: Send + std::fmt::Debug {
 pub fn build(model: OpponentModel) -> Box<dyn OpponentPolicy> {
     match model {
         OpponentModel::Fixed { knock_share } => Box::new(Fixed { knock_share }),
-        OpponentModel::Adaptive { prior, share } => Box::new(Adaptive {
+        OpponentModel::Adaptive { prior, share, .. } => Box::new(Adaptive {
             prior,
             share,
             seen: [0; 2],
@@ -63,6 +68,7 @@ impl OpponentPolicy for Fixed {
         Knocks {
             knock_at,
             share: self.knock_share,
+            gin: false,
         }
     }
 }
@@ -89,6 +95,7 @@ impl OpponentPolicy for Adaptive {
         let knocker = Knocks {
             knock_at,
             share: 1.0,
+            gin: false,
         };
         if !gin_world(hand, self.gin_chance()) {
             return knocker;
@@ -96,11 +103,13 @@ impl OpponentPolicy for Adaptive {
         if self.share > 0.0 {
             Knocks {
                 share: self.share,
+                gin: true,
                 ..knocker
             }
         } else {
             Knocks {
                 knock_at: Some(0),
+                gin: true,
                 ..knocker
             }
         }

@@ -62,6 +62,29 @@ pub enum Weighting {
     Tracker,
 }
 
+/// How `adapt`'s worlds are calibrated (`adapt_calibrate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AdaptCalibrate {
+    /// Every world by the one prior of the calibration's model (the
+    /// knocker's).
+    One,
+    /// Each world by the prior of the kind of opponent it models: the gin
+    /// kind's by a gin-only greedy's ([`KindPriors`](super::KindPriors)).
+    Kind,
+}
+
+impl AdaptCalibrate {
+    /// The profile name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            AdaptCalibrate::One => "one",
+            AdaptCalibrate::Kind => "kind",
+        }
+    }
+}
+
 keys! {
 /// The profile keys of [`MonteCarlo`], one field a key (`mc:samples=640`,
 /// `samples = 640` in a file): sugar for [`McConfig`], which
@@ -126,6 +149,11 @@ pub struct McParams {
     /// multiplies the odds for that kind by this share (at least
     /// `ADAPT_ODDS`, a tenth) instead of by `ADAPT_ODDS`.
     pub adapt_share: f64 => Number "a number from 0 to below 1",
+    /// With `adapt` and `calibrate`: weight every world by the one prior of
+    /// the knocking model (`one`, the default) or each by the prior of the
+    /// kind of opponent it models (`kind`: the worlds of the kind that
+    /// declines knocks by a gin-only greedy's, [`KindPriors`](super::KindPriors)).
+    pub adapt_calibrate: AdaptCalibrate => Text "kind or one",
     /// With `own_rollout = frozen`: how many of this player's turns in a
     /// rollout follow the frozen rules; later ones draw and discard as
     /// greedy (the knock threshold stays). `None`: every turn.
@@ -159,6 +187,7 @@ impl Default for McParams {
             adapt: false,
             adapt_prior: 0.5,
             adapt_share: 0.0,
+            adapt_calibrate: AdaptCalibrate::One,
             frozen_turns: None,
             prune: false,
             confidence: 2.0,
@@ -207,6 +236,12 @@ impl McParams {
         if !self.adapt && self.adapt_share != d.adapt_share {
             return Err("adapt_share is the knock share of adapt's declining kind: give adapt=true with it");
         }
+        if !self.adapt && self.adapt_calibrate != d.adapt_calibrate {
+            return Err("adapt_calibrate chooses the prior of adapt's worlds: give adapt=true with it");
+        }
+        if !self.calibrate && self.adapt_calibrate != d.adapt_calibrate {
+            return Err("adapt_calibrate chooses the calibration's prior: give calibrate=true (the default) with it");
+        }
         let opponent = match (self.adapt, self.opp_knock_share < 1.0) {
             (true, true) => {
                 return Err("adapt and opp_knock_share are two models of the opponent's knocks: give one of them");
@@ -214,6 +249,7 @@ impl McParams {
             (true, false) => OpponentModel::Adaptive {
                 prior: self.adapt_prior,
                 share: self.adapt_share,
+                calibrate: self.adapt_calibrate,
             },
             (false, _) => OpponentModel::Fixed {
                 knock_share: self.opp_knock_share,
@@ -419,6 +455,9 @@ impl fmt::Display for McParams {
         if self.adapt_share != d.adapt_share {
             params.push(format!("adapt_share={}", self.adapt_share));
         }
+        if self.adapt_calibrate != d.adapt_calibrate {
+            params.push(format!("adapt_calibrate={}", self.adapt_calibrate.name()));
+        }
         if let Some(n) = self.frozen_turns {
             params.push(format!("frozen_turns={n}"));
         }
@@ -459,6 +498,7 @@ mod tests {
             "mc:opp_knock_at=3,adapt=true",
             "mc:adapt=true,adapt_prior=0.25",
             "mc:samples=640,own_rollout=frozen,adapt=true,adapt_share=0.3,frozen_turns=2,prune=true",
+            "mc:samples=640,own_rollout=frozen,adapt=true,adapt_share=0.3,adapt_calibrate=kind,frozen_turns=2,prune=true",
             "mc:samples=640,own_rollout=frozen,opp_knock_share=0.3,frozen_turns=2,prune=true",
             "mc:samples=8,rollout=tracker,own_rollout=greedy,base=greedy,own_knock_at=0,opp_knock_at=3,weighting=none,discards=11,confidence=0.5,calibrate=false,seed=7",
         ] {
@@ -489,10 +529,27 @@ mod tests {
             share.rollouts.play,
             RolloutPlay::Fast {
                 own: FastOwn::Frozen { turns: Some(2) },
-                opponent: OpponentModel::Adaptive { prior: 0.5, share: 0.3 },
+                opponent: OpponentModel::Adaptive {
+                    prior: 0.5,
+                    share: 0.3,
+                    calibrate: AdaptCalibrate::One,
+                },
             }
         );
         assert!(share.choice.prune);
+        let kind = config("mc:adapt=true,adapt_calibrate=kind");
+        assert_eq!(
+            kind.rollouts.play,
+            RolloutPlay::Fast {
+                own: FastOwn::Greedy,
+                opponent: OpponentModel::Adaptive {
+                    prior: 0.5,
+                    share: 0.0,
+                    calibrate: AdaptCalibrate::Kind,
+                },
+            }
+        );
+        assert_eq!(config("mc:adapt=true,adapt_calibrate=one"), config("mc:adapt=true"));
         let fixed = config("mc:opp_knock_share=0.3,opp_knock_at=5");
         assert_eq!(
             fixed.rollouts.play,
@@ -552,6 +609,18 @@ mod tests {
         for text in ["mc:adapt=true,rollout=tracker", "mc:adapt=true,own_rollout=tracker"] {
             assert!(e(text).contains("own_rollout greedy or frozen"), "{text}: {}", e(text));
         }
+        for bad in ["two", "Kind", "", "true"] {
+            let text = format!("mc:adapt=true,adapt_calibrate={bad}");
+            let message = e(&text);
+            assert!(
+                message.contains("kind or one") && message.contains("adapt_calibrate"),
+                "{text}: {message}"
+            );
+        }
+        let alone = e("mc:adapt_calibrate=kind");
+        assert!(alone.contains("give adapt=true"), "{alone}");
+        let uncalibrated = e("mc:adapt=true,adapt_calibrate=kind,calibrate=false");
+        assert!(uncalibrated.contains("give calibrate=true"), "{uncalibrated}");
         let both = e("mc:adapt=true,opp_knock_share=0.3");
         assert!(both.contains("give one of them"), "{both}");
         let turns = e("mc:frozen_turns=2");

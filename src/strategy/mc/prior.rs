@@ -27,6 +27,8 @@
 //! committed table again and compares the file's text, so a change to the
 //! measurement or to greedy cannot leave a stale table behind.
 
+use std::sync::Arc;
+
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -36,7 +38,7 @@ use crate::meld;
 use crate::rules::Rules;
 use crate::strategy::Knowledge;
 
-use super::{Model, Rollout, Weighting, World, sample_into};
+use super::{Knocks, Model, Rollout, Weighting, World, sample_into};
 
 #[path = "prior_table.rs"]
 #[rustfmt::skip]
@@ -167,8 +169,37 @@ fn committed(rules: &Rules, weighting: Weighting, model: Model) -> Option<&'stat
 }
 
 impl super::WorldWeight for HandPrior {
-    fn weight(&self, decision: &super::Decision<'_, '_>, opponent: CardSet) -> f64 {
+    fn weight(&self, decision: &super::Decision<'_, '_>, opponent: CardSet, _: Knocks) -> f64 {
         HandPrior::weight(self, decision.opponent_draws, opponent)
+    }
+}
+
+/// The model of a gin-only opponent whose prior weights the gin kind's
+/// worlds in [`KindPriors`]: greedy knocking only at gin.
+pub const GIN_MODEL: Model = Model {
+    rollout: Rollout::Greedy,
+    knock_at: Some(0),
+};
+
+/// One prior per kind of opponent an adaptive model mixes
+/// (`adapt_calibrate = kind`): a world whose rollouts model the kind that
+/// declines knocks ([`Knocks::gin`]) is weighted by the prior of a
+/// gin-only greedy ([`GIN_MODEL`]), the others by the knocker's, the
+/// calibration's model. One prior for both kinds would weight the gin
+/// kind's worlds by a knocker's play, which rarely holds a knockable hand
+/// without knocking.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KindPriors {
+    /// The prior of the knocking kind (the calibration's model).
+    pub knocker: Arc<HandPrior>,
+    /// The prior of the kind that declines knocks.
+    pub gin: Arc<HandPrior>,
+}
+
+impl super::WorldWeight for KindPriors {
+    fn weight(&self, decision: &super::Decision<'_, '_>, opponent: CardSet, knocks: Knocks) -> f64 {
+        let prior = if knocks.gin { &self.gin } else { &self.knocker };
+        prior.weight(decision.opponent_draws, opponent)
     }
 }
 
@@ -181,8 +212,9 @@ mod tests {
 
     /// The keys whose tables are committed: every preset, tracker-weighted
     /// worlds, the greedy opponent at its own threshold (the default `mc`
-    /// and every committed profile).
-    const COMMITTED_KEYS: [(&str, Weighting, Model); 4] = {
+    /// and every committed profile) and the gin-only greedy
+    /// ([`GIN_MODEL`], the gin kind's prior of `adapt_calibrate = kind`).
+    const COMMITTED_KEYS: [(&str, Weighting, Model); 8] = {
         const GREEDY: Model = Model {
             rollout: Rollout::Greedy,
             knock_at: None,
@@ -192,6 +224,10 @@ mod tests {
             ("hoyle", Weighting::Tracker, GREEDY),
             ("oklahoma", Weighting::Tracker, GREEDY),
             ("eaai", Weighting::Tracker, GREEDY),
+            ("standard", Weighting::Tracker, GIN_MODEL),
+            ("hoyle", Weighting::Tracker, GIN_MODEL),
+            ("oklahoma", Weighting::Tracker, GIN_MODEL),
+            ("eaai", Weighting::Tracker, GIN_MODEL),
         ]
     };
 
@@ -265,6 +301,48 @@ mod tests {
         assert!(committed(&rules, weighting, knocking).is_none());
         rules.knock_limit = KnockLimit::Fixed(9);
         assert!(committed(&rules, weighting, model).is_none());
+    }
+
+    /// The gin-only greedy's prior (the gin kind's) weighs a knockable
+    /// hand the opponent has not knocked with far more than the knocker's
+    /// does, once it has drawn a few times: a knocker would have knocked.
+    /// [`KindPriors`] reads the one of the world's kind.
+    #[test]
+    fn the_gin_kind_holds_knockable_hands() {
+        let rules = Rules::eaai();
+        let knocker = Arc::new(HandPrior::of(&rules, Weighting::Tracker, COMMITTED_KEYS[3].2));
+        let gin = Arc::new(HandPrior::of(&rules, Weighting::Tracker, GIN_MODEL));
+        let hand = "AS 2S 3S 7C 7D 7H 9H TH JH 5D".parse::<CardSet>().unwrap();
+        assert_eq!(meld::deadwood(hand), 5);
+        for draws in 3..=MAX_DRAWS {
+            let [k, g] = [&knocker, &gin].map(|p| p.weight(draws, hand));
+            assert!(g > 2.0 * k, "draws {draws}: gin {g}, knocker {k}");
+        }
+        let kinds = KindPriors {
+            knocker: Arc::clone(&knocker),
+            gin: Arc::clone(&gin),
+        };
+        let mut deck = Pcg64Mcg::seed_from_u64(1);
+        let view_hand = Hand::new(&rules, &Deck::shuffled(&mut deck), Seat::A, [0, 0]).unwrap();
+        let view = view_hand.view(Seat::A);
+        for draws in [0, 4, MAX_DRAWS] {
+            let decision = super::super::Decision {
+                view: &view,
+                opponent_draws: draws,
+            };
+            for gin_kind in [false, true] {
+                let knocks = Knocks {
+                    knock_at: None,
+                    share: 1.0,
+                    gin: gin_kind,
+                };
+                let prior = if gin_kind { &gin } else { &knocker };
+                assert_eq!(
+                    super::super::WorldWeight::weight(&kinds, &decision, hand, knocks),
+                    prior.weight(draws, hand)
+                );
+            }
+        }
     }
 
     /// Once the opponent has drawn a few times, middling deadwood weighs

@@ -7,6 +7,8 @@ use crate::cards::{Card, CardSet};
 use crate::engine::{PlayerView, below};
 use crate::strategy::Knowledge;
 
+use super::Knocks;
+
 /// A sampled world: the opponent's cards and the stock, top first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct World {
@@ -28,14 +30,17 @@ pub struct Decision<'a, 'v> {
 
 /// A model of how much likelier a sampled world is than the sampler makes
 /// it: the importance weight of the world where the opponent holds
-/// `opponent`. The sampler draws the hidden cards; a weight corrects what
-/// it cannot know (the calibration, [`HandPrior`](super::HandPrior)). A
-/// new model is one implementation and one field of
-/// [`WorldModel`](super::WorldModel), which selects it.
+/// `opponent` and knocks as `knocks` says (the opponent model's answer for
+/// that world, computed once and played by its rollouts). The sampler
+/// draws the hidden cards; a weight corrects what it cannot know (the
+/// calibration, [`HandPrior`](super::HandPrior), or one prior per kind of
+/// opponent, [`KindPriors`](super::KindPriors)). A new model is one
+/// implementation and one field of [`WorldModel`](super::WorldModel) or
+/// the opponent model, which selects it.
 pub trait WorldWeight: Send + Sync {
     /// The weight (at least 0) of the world where the opponent holds
-    /// `opponent`, at `decision`.
-    fn weight(&self, decision: &Decision<'_, '_>, opponent: CardSet) -> f64;
+    /// `opponent` and knocks by `knocks`, at `decision`.
+    fn weight(&self, decision: &Decision<'_, '_>, opponent: CardSet, knocks: Knocks) -> f64;
 }
 
 /// One world consistent with `view`, drawn with `rng` (see the module docs).
