@@ -15,10 +15,7 @@ fn ginlab() -> Command {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ginlab-attacks-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::jobs::fresh("attacks", name)
 }
 
 fn mode(path: &Path) -> u32 {

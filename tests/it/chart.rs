@@ -12,9 +12,7 @@ fn ginlab() -> Command {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ginlab-chart-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    crate::jobs::scratch("chart", name)
 }
 
 fn names(dir: &Path) -> Vec<String> {

@@ -12,10 +12,7 @@ fn ginlab() -> Command {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ginlab-logs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::jobs::fresh("logs", name)
 }
 
 /// A spec of two rows of 400 hands each (200 duplicate deals a row).

@@ -180,8 +180,7 @@ fn match_cases() -> Vec<Case> {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = crate::jobs::scratch("matrix", name);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::jobs::fresh("matrix", name);
     std::fs::write(
         dir.join("decks.txt"),
         "# one deck\nAC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS\n",

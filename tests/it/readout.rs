@@ -11,9 +11,7 @@ fn ginlab() -> Command {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ginlab-readout-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    crate::jobs::scratch("readout", name)
 }
 
 /// Holds every row of the CSV file `path` to the JSON rows `rows`: the same

@@ -12,11 +12,7 @@ use assert_cmd::Command;
 
 /// A fresh folder for one test's files.
 fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("ginlab-record-jobs-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::jobs::fresh("record-jobs", name)
 }
 
 /// `ginlab args` in `dir`: (exit code, stderr).

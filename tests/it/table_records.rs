@@ -16,13 +16,7 @@ fn ginlab() -> Command {
 
 /// A fresh folder for one test's files.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "ginlab-table-records-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::jobs::fresh("table-records", name)
 }
 
 /// Runs ginlab with `args`, which must succeed; its standard output.

@@ -11,9 +11,7 @@ fn ginlab() -> Command {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ginlab-tournament-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    crate::jobs::scratch("tournament", name)
 }
 
 fn succeeds(command: &mut Command) -> String {

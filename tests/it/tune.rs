@@ -14,9 +14,7 @@ fn ginlab() -> Command {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ginlab-tune-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    crate::jobs::scratch("tune", name)
 }
 
 /// A small race: greedy's knock_at 0..=4 under hoyle, blocks of 32 deals.

@@ -16,9 +16,18 @@ pub fn resolve(spec: &str, _who: &str) -> Result<Player, JobError> {
     })
 }
 
-/// An empty scratch folder path for test `group`, case `name`.
+/// A scratch folder path for test module `group`, case `name`, with
+/// nothing at it (the tests of one run share a process id, so the module's
+/// name keeps their folders apart).
 pub fn scratch(group: &str, name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ginlab-{group}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// [`scratch`], made: an empty folder.
+pub fn fresh(group: &str, name: &str) -> PathBuf {
+    let dir = scratch(group, name);
+    std::fs::create_dir_all(&dir).unwrap();
     dir
 }
