@@ -7,14 +7,8 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
+use crate::cmd::ginlab;
 use predicates::str::contains;
-
-fn ginlab() -> Command {
-    let mut cmd = Command::cargo_bin("ginlab").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 /// A profile file for `faulty_bot.py MODE` with `extra` lines, in `dir`.
 fn profile(dir: &Path, mode: &str, extra: &str) -> String {

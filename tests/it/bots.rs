@@ -6,14 +6,8 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
+use crate::cmd::{ginlab, json_lines, succeeded};
 use predicates::str::contains;
-
-fn ginlab() -> Command {
-    let mut cmd = Command::cargo_bin("ginlab").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 const GREEDY_BOT: &str = "exec:python3 examples/bots/greedy_bot.py";
 const RANDOM_BOT: &str = "exec:python3 examples/bots/random_bot.py";
@@ -477,11 +471,7 @@ fn a_bot_cannot_rebuild_the_deck_from_its_seed() {
         .args(["--seed", &master.to_string(), "-q"])
         .assert()
         .success();
-    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&spy)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let lines = json_lines(&spy);
     assert_eq!(lines.len(), 16, "a game_start and a hand_start per hand");
     for (index, pair) in lines.chunks(2).enumerate() {
         let index = index as u64;
@@ -935,17 +925,9 @@ fn bots_with_long_commands_get_chart_names_that_fit() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeded(&output);
     let charted = ginlab().arg("chart").arg(&dir).output().unwrap();
-    assert!(
-        charted.status.success(),
-        "{}",
-        String::from_utf8_lossy(&charted.stderr)
-    );
+    succeeded(&charted);
     let charts: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -5,11 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
-}
+use crate::cmd::{ginlab, succeeded};
 
 fn scratch(name: &str) -> PathBuf {
     crate::jobs::scratch("chart", name)
@@ -33,11 +29,7 @@ fn play(dir: &Path, threads: &str) {
         .arg(dir)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeded(&output);
 }
 
 fn chart(dir: &Path, extra: &[&str]) -> std::process::Output {
@@ -206,10 +198,6 @@ fn the_manifest_explains_its_commit_and_any_seed_reads_back() {
     );
     assert!(manifest.contains("seed = 18446744073709551615"));
     let output = chart(&dir, &[]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeded(&output);
     std::fs::remove_dir_all(&dir).unwrap();
 }

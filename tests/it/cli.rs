@@ -2,13 +2,9 @@
 //! shapes, CSV headers, exit codes, and that a failed run writes nothing to
 //! stdout.
 
-use assert_cmd::Command;
+use crate::cmd::{ginlab, succeeded};
 use predicates::prelude::*;
 use predicates::str::contains;
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
-}
 
 /// Runs with `stdin` and asserts exit code 2, empty stdout, and an stderr
 /// containing every one of `needles`.
@@ -323,11 +319,7 @@ fn showdown_batch_matches_vectors() {
         .write_stdin(input.into_inner().unwrap())
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeded(&output);
     let mut out = csv::Reader::from_reader(output.stdout.as_slice());
     for (row, got) in rows.iter().zip(out.records()) {
         let got = got.unwrap();
@@ -412,11 +404,7 @@ fn rules_errors() {
 /// `match` output without the timing line, which varies.
 fn match_summary(args: &[&str]) -> String {
     let output = ginlab().arg("match").args(args).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeded(&output);
     String::from_utf8(output.stdout)
         .unwrap()
         .lines()

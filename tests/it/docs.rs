@@ -8,11 +8,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use assert_cmd::Command;
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
-}
+use crate::cmd::{ginlab, succeeds};
 
 /// Every column docs/CLI.md's tables describe: the backquoted names in the
 /// first cell of each table row, a `_lo`-style shorthand read as the first
@@ -48,17 +44,6 @@ fn header(path: &Path) -> Vec<String> {
 
 fn run(args: &[&str], dir: &Path) {
     succeeds(ginlab().args(args).arg("--out").arg(dir).arg("-q"));
-}
-
-/// Runs `command`, which must succeed; its stdout.
-fn succeeds(command: &mut Command) -> String {
-    let output = command.output().unwrap();
-    assert!(
-        output.status.success(),
-        "{command:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
 }
 
 /// The documents with console examples.

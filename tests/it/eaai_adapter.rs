@@ -8,14 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::sync::OnceLock;
 
-use assert_cmd::Command;
+use crate::cmd::ginlab;
 use predicates::str::contains;
-
-fn ginlab() -> Command {
-    let mut cmd = Command::cargo_bin("ginlab").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 /// The compiled adapter, stand-in framework and test players (built once, with the
 /// Java unit test run), or None without a JDK.

@@ -22,7 +22,7 @@
 
 use std::fmt::Display;
 
-use assert_cmd::Command;
+use crate::cmd::ginlab;
 use ginlab::engine::{Deck, DeckError};
 use ginlab::experiment::{Experiment, ExperimentError, Pairing, Study, Sweep};
 use ginlab::meld::{self, HandSpec};
@@ -1640,10 +1640,6 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
 
 // ---------------------------------------------------------------------------
 // The command line's batch readers
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
-}
 
 /// Runs `ginlab ARGS` on `input`: it exits 0, or 2 with nothing on stdout
 /// and a message on stderr; never a panic. Returns the exit code and stdout.

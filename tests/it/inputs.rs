@@ -5,11 +5,7 @@
 use std::path::PathBuf;
 use std::process::Output;
 
-use assert_cmd::Command;
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
-}
+use crate::cmd::ginlab;
 
 fn scratch(name: &str) -> PathBuf {
     crate::jobs::fresh("inputs", name)

@@ -5,11 +5,7 @@
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
-}
+use crate::cmd::{ginlab, succeeded};
 
 fn scratch(name: &str) -> PathBuf {
     crate::jobs::fresh("logs", name)
@@ -100,11 +96,7 @@ fn merge_takes_q() {
         .arg("-q")
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeded(&output);
     assert!(dir.join("merged/summary.csv").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

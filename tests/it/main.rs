@@ -7,6 +7,7 @@
 //! Run one module with `cargo test --test it MODULE::` (for example
 //! `cargo test --test it solver::`).
 
+mod cmd;
 mod jobs;
 mod oracle;
 

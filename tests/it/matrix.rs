@@ -8,9 +8,8 @@
 //! and partnerships and works for two; every other `match` flag does for
 //! them what it does for two players.
 
+use crate::cmd::ginlab;
 use std::path::{Path, PathBuf};
-
-use assert_cmd::Command;
 
 /// What one invocation gave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,12 +45,7 @@ const FORMATS: [(&str, &[&str], &str); 3] = [
 /// JSON; `status` whether for status lines.
 fn judge(dir: &Path, args: &[String], out: Option<&str>, json: bool, status: bool) -> Result_ {
     let _ = out.map(|o| std::fs::remove_dir_all(dir.join(o)));
-    let output = Command::cargo_bin("ginlab")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
+    let output = ginlab().current_dir(dir).args(args).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     match output.status.code() {
@@ -401,12 +395,7 @@ fn a_shard_of_no_deals_is_refused() {
         judge(&dir, &args, Some("o"), false, false),
         Result_::Refused
     );
-    let output = Command::cargo_bin("ginlab")
-        .unwrap()
-        .current_dir(&dir)
-        .args(&args)
-        .output()
-        .unwrap();
+    let output = ginlab().current_dir(&dir).args(&args).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("--shard 1/2") && stderr.contains("none of the 1 deal "),

@@ -2,7 +2,7 @@
 //! and asked again, the opponent's dealt cards hidden until the showdown,
 //! `quit` and the end of the input.
 
-use assert_cmd::Command;
+use crate::cmd::{ginlab, succeeded};
 use ginlab::engine::{Deck, Seat};
 use ginlab::sim::{Stream, seed_for};
 use ginlab::{Card, CardSet};
@@ -15,8 +15,7 @@ const SEED: u64 = 4;
 /// Runs `ginlab play --vs greedy --seed SEED` with `stdin`; returns the exit
 /// code, stdout and stderr.
 fn play(stdin: &str) -> (Option<i32>, String, String) {
-    let output = Command::cargo_bin("ginlab")
-        .unwrap()
+    let output = ginlab()
         .args(["play", "--vs", "greedy", "--seed", &SEED.to_string()])
         .write_stdin(stdin)
         .output()
@@ -177,8 +176,7 @@ fn quit_ends_the_game_cleanly() {
 
 #[test]
 fn a_bad_opponent_is_bad_input() {
-    Command::cargo_bin("ginlab")
-        .unwrap()
+    ginlab()
         .args(["play", "--vs", "nobody"])
         .write_stdin("")
         .assert()
@@ -226,17 +224,12 @@ fn the_readme_session_is_what_play_prints() {
 fn the_replay_command_pastes_back() {
     let bot = "exec:python3 examples/bots/random_bot.py";
     let first = |args: &[&str]| {
-        let output = Command::cargo_bin("ginlab")
-            .unwrap()
+        let output = ginlab()
             .args(args)
             .write_stdin("n\ns\nquit\n")
             .output()
             .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        succeeded(&output);
         String::from_utf8(output.stdout).unwrap()
     };
     let stdout = first(&["play", "--vs", bot, "--rule", "gin_bonus=30"]);

@@ -4,11 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
-}
+use crate::cmd::{ginlab, succeeded};
 
 /// A fresh scratch folder holding the spec `spec.toml` with `text`.
 fn scratch(name: &str, text: &str) -> (PathBuf, PathBuf) {
@@ -299,11 +295,7 @@ fn tables_get_a_rating_list_of_their_sides() {
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&output.stdout);
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        succeeded(&output);
         assert!(
             stdout.contains(&format!(
                 "ratings (Elo by maximum likelihood of Luce's model over the games won at the table, {anchor} = 0, 95 % intervals over the deals)"

@@ -3,12 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::cmd::ginlab;
 use serde_json::Value;
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
-}
 
 fn scratch(name: &str) -> PathBuf {
     crate::jobs::scratch("readout", name)

@@ -8,8 +8,6 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-
 /// A fresh folder for one test's files.
 fn scratch(name: &str) -> PathBuf {
     crate::jobs::fresh("record-jobs", name)
@@ -17,8 +15,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// `ginlab args` in `dir`: (exit code, stderr).
 fn ginlab(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let output = Command::cargo_bin("ginlab")
-        .unwrap()
+    let output = crate::cmd::ginlab()
         .current_dir(dir)
         .args(args)
         .output()

@@ -6,13 +6,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::cmd::{ginlab, json_lines, succeeded};
 use ginlab::sim::{Labels, Plan, Work, replay};
 use serde_json::Value;
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
-}
 
 /// A fresh folder for one test's files.
 fn scratch(name: &str) -> PathBuf {
@@ -34,14 +30,6 @@ fn record(file: &Path, args: &[&str]) {
         "{args:?}: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-}
-
-fn records(file: &Path) -> Vec<Value> {
-    std::fs::read_to_string(file)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
 }
 
 /// `ginlab replay` with `args`: (exit code, stdout, stderr).
@@ -75,7 +63,7 @@ fn records_replay_under_every_preset() {
         let file = dir.join(format!("{preset}.jsonl"));
         let args = ["greedy", "simple", "--games", "24", "--seed", "11"];
         record(&file, &[&args[..], &["--rules", preset]].concat());
-        let games = records(&file);
+        let games = json_lines(&file);
         assert_eq!(games.len(), 24, "{preset}");
         for (i, game) in games.iter().enumerate() {
             assert_eq!(game["ginlab_record"], 1);
@@ -98,7 +86,7 @@ fn records_replay_under_every_preset() {
         &file,
         &[&args[..], &["--rule", "last_discard_action=true"]].concat(),
     );
-    let hands = records(&file);
+    let hands = json_lines(&file);
     assert!(hands.iter().all(|h| h["mode"] == "hands"));
     assert!(hands.iter().any(
         |h| h["hands"][0]["actions"].as_array().unwrap().last().unwrap()[1] == "pass"
@@ -271,7 +259,7 @@ fn sample(dir: &Path) -> (PathBuf, Vec<Value>) {
             "1",
         ],
     );
-    let games = records(&file);
+    let games = json_lines(&file);
     (file, games)
 }
 
@@ -503,7 +491,7 @@ fn forfeited_games_are_recorded_with_the_unfinished_hand() {
             "1",
         ],
     );
-    let games = records(&file);
+    let games = json_lines(&file);
     assert_eq!(games.len(), 2);
     for (game, seat) in games.iter().zip(["A", "B"]) {
         assert_eq!(game["forfeit"]["seat"], seat);
@@ -739,16 +727,12 @@ fn run_and_hand_records_pass_the_sequence_check() {
         .arg("-q")
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeded(&output);
     let (code, stdout, stderr) = replay_cli(&["--check", path_str(&file)]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("replayed 36 games"), "{stdout}");
     // A hand's deck with two undrawn cards exchanged.
-    let mut games = records(&file);
+    let mut games = json_lines(&file);
     let deck = games[7]["hands"][0]["deck"].as_str().unwrap().to_owned();
     let mut cards: Vec<&str> = deck.split(' ').collect();
     cards.swap(50, 51);

@@ -5,11 +5,8 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
-
 fn ginlab(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::cargo_bin("ginlab")
-        .unwrap()
+    crate::cmd::ginlab()
         .current_dir(dir)
         .args(args)
         .output()

@@ -11,13 +11,7 @@ use std::net::{TcpListener, UdpSocket};
 use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-
-fn ginlab() -> Command {
-    let mut cmd = Command::cargo_bin("ginlab").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
+use crate::cmd::ginlab;
 
 /// Whether `--sandbox strict` can run here (else the test is skipped with
 /// the reason, as on a kernel without Landlock).

@@ -7,12 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::cmd::{ginlab, json_lines};
 use serde_json::Value;
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
-}
 
 /// A fresh folder for one test's files.
 fn scratch(name: &str) -> PathBuf {
@@ -43,14 +39,6 @@ fn replay(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
         String::from_utf8(output.stdout).unwrap(),
         String::from_utf8(output.stderr).unwrap(),
     )
-}
-
-fn lines(file: &Path) -> Vec<Value> {
-    std::fs::read_to_string(file)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
 }
 
 const THREE: [&str; 3] = ["greedy", "simple", "random"];
@@ -157,7 +145,7 @@ fn table_records_replay_and_agree_with_the_results() {
         ]
         .concat();
         let json = ok(&dir, &args);
-        let records = lines(&dir.join(&file));
+        let records = json_lines(&dir.join(&file));
         assert_eq!(records.len(), 12, "{format}");
         for (k, record) in records.iter().enumerate() {
             assert_eq!(record["format"], format);
@@ -227,7 +215,7 @@ fn table_records_do_not_depend_on_threads_or_the_folder() {
         assert_eq!(code, Some(0), "{name}: {err}");
     }
     // The run's rows one after the other: both variants, each from deal 0.
-    let variants: Vec<String> = lines(&dir.join("run-0.jsonl"))
+    let variants: Vec<String> = json_lines(&dir.join("run-0.jsonl"))
         .iter()
         .map(|r| r["variant"].as_str().unwrap().to_owned())
         .collect();
@@ -301,7 +289,7 @@ fn tampered_table_records_fail_with_the_line() {
         .concat(),
     );
     for name in ["three.jsonl", "teams.jsonl"] {
-        let good = lines(&dir.join(name));
+        let good = json_lines(&dir.join(name));
         let edit = |line: usize, change: &dyn Fn(&mut Value)| {
             let mut records = good.clone();
             change(&mut records[line - 1]);
@@ -481,13 +469,13 @@ fn a_file_holds_one_format() {
         ]
         .concat(),
     );
-    let two = lines(&dir.join("two.jsonl"));
+    let two = json_lines(&dir.join("two.jsonl"));
     // Two-player lines have no `format` and keep their fields.
     assert!(
         two.iter()
             .all(|r| r.get("format").is_none() && r.get("swapped").is_some())
     );
-    let three = lines(&dir.join("three.jsonl"));
+    let three = json_lines(&dir.join("three.jsonl"));
     let mixed: Vec<Value> = two.iter().chain(&three).cloned().collect();
     refused(
         &dir,

@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use ginlab::job::{self, JobError, JobRequest, JobSpec, Layout, Options, Progress, Shard};
 use ginlab::report::Summary;
 use ginlab::rules::Rules;
@@ -13,6 +12,7 @@ use ginlab::sim::{Format, TablePlan, TableTallies, Work};
 
 use crate::jobs;
 
+use crate::cmd::ginlab;
 use jobs::resolve;
 
 fn scratch(name: &str) -> PathBuf {
@@ -351,10 +351,6 @@ fn rotation_seats_every_player_in_every_seat() {
     assert!(once.sides.iter().any(|s| s.wins != 100));
     // Every position plays the same games either way.
     assert!(rotated.positions.iter().all(|p| p.games == 300));
-}
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
 }
 
 /// Runs `args` in `dir` and returns stdout; fails unless the exit code is 0.

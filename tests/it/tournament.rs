@@ -4,24 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
-}
+use crate::cmd::{ginlab, succeeds};
 
 fn scratch(name: &str) -> PathBuf {
     crate::jobs::scratch("tournament", name)
-}
-
-fn succeeds(command: &mut Command) -> String {
-    let output = command.output().unwrap();
-    assert!(
-        output.status.success(),
-        "{command:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
 }
 
 /// The CSV files of a result folder (the manifests differ by command).

@@ -7,11 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use assert_cmd::Command;
-
-fn ginlab() -> Command {
-    Command::cargo_bin("ginlab").unwrap()
-}
+use crate::cmd::{ginlab, succeeds};
 
 fn scratch(name: &str) -> PathBuf {
     crate::jobs::scratch("tune", name)
@@ -36,16 +32,6 @@ const RACE: [&str; 16] = [
     "5",
     "-q",
 ];
-
-fn succeeds(command: &mut Command) -> String {
-    let output = command.output().unwrap();
-    assert!(
-        output.status.success(),
-        "{command:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
 
 /// Every file of a tuning folder that does not name the command line.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
