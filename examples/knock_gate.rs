@@ -24,13 +24,13 @@
 
 #[path = "common/args.rs"]
 mod args;
-use args::arg;
+use args::{arg, profile};
 
 use ginlab::engine::{
     Action, DrawSource, Event, HandOutcome, PlayerView, Seat, Strategy, TurnEnd, play_game,
 };
 use ginlab::rules::Rules;
-use ginlab::strategy::{McParams, MonteCarlo, Profile};
+use ginlab::strategy::{McParams, MonteCarlo};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -159,17 +159,6 @@ impl Strategy for Probe {
             self.lost.push((turn, score.points, gin));
         }
         self.mc.end_hand(view, outcome);
-    }
-}
-
-fn profile(text: &str) -> Profile {
-    if text.ends_with(".toml") {
-        let file = std::fs::read_to_string(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        Profile::from_toml(&file)
-            .unwrap_or_else(|e| panic!("{text}: {e}"))
-            .0
-    } else {
-        text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
     }
 }
 
