@@ -40,7 +40,7 @@ use super::RANK_STRIDE;
 use super::solve::{
     deadwood, for_each_set_choice, lane, runnable, runs_deadwood, set_ranks, split_set_ranks,
 };
-use super::table::{RUN_DEADWOOD, TOGGLE};
+use super::table::{REMOVAL, RUN_DEADWOOD, TOGGLE};
 
 /// One byte per card, indexed by the card's bit in a [`CardSet`] (16 per
 /// suit, the top three of each suit unused): four 16-byte vectors, one a
@@ -241,6 +241,118 @@ pub fn deadwood_without_each(hand: CardSet) -> PerCard {
     }
 }
 
+/// The least deadwood left by discarding a card of `legal` from `hand`,
+/// and the cards of `legal` leaving it: what
+/// `deadwood_without_each(hand).least_and_ties(legal)` gives
+/// (`(PerCard::NONE, empty)` when `legal` holds no card of `hand`), for
+/// one turn end's choice.
+///
+/// When every rank held three or more times is forced (none of its cards
+/// could be in a run; no such rank is the common case), the hand's
+/// arrangements are its forced sets plus runs of the `rest`, and so are
+/// those of `hand − c`: for `c` outside the sets, `deadwood(hand − c)` is
+/// the run-only deadwood of `rest − c`, which differs from `rest`'s in
+/// `c`'s lane only, so a lane whose cards are all legal is answered by
+/// one [`REMOVAL`] entry (its least and the ranks reaching it) and any
+/// other card by one [`TOGGLE`] byte, with no solve (`fold_rest`); a
+/// card of a four leaves a forced three (the hand's least deadwood), a
+/// card of a three leaves its pair dead (twice its value more). A hand
+/// with one open rank, held three times, has two set choices, that set or
+/// not, each read the same way (a card of that rank only in the choice
+/// leaving it to runs, which is the arrangements of the hand without it).
+/// Other hands take the batched solve.
+pub fn least_discards(hand: CardSet, legal: CardSet) -> (u8, CardSet) {
+    let bits = hand.bits();
+    let (forced, open, _) = split_set_ranks(bits);
+    let legal = legal.bits() & bits;
+    let mut acc = Least {
+        least: u32::from(PerCard::NONE),
+        at: 0,
+    };
+    let rest = bits & !forced;
+    let hand_least = if open == 0 {
+        fold_rest(&mut acc, rest, legal & rest)
+    } else {
+        let set = bits & (u64::from(open) * RANK_STRIDE);
+        if open & (open - 1) != 0 || set.count_ones() != 3 {
+            return deadwood_without_each(hand).least_and_ties(CardSet::from_bits_truncate(legal));
+        }
+        let apart = fold_rest(&mut acc, rest, legal & rest);
+        let melded = fold_rest(&mut acc, rest & !set, legal & rest & !set);
+        apart.min(melded)
+    };
+    let mut single = legal & forced;
+    if single != 0 {
+        let sets = [0, 1, 2, 3].map(|suit| lane(forced, suit));
+        let fours = (sets[0] & sets[1] & sets[2] & sets[3]) as u64 * RANK_STRIDE;
+        while single != 0 {
+            let bit = single.trailing_zeros();
+            single &= single - 1;
+            let deadwood = if fours >> bit & 1 == 1 {
+                hand_least
+            } else {
+                hand_least + 2 * (bit % 16 + 1).min(10)
+            };
+            acc.fold(deadwood, 1 << bit);
+        }
+    }
+    (acc.least as u8, CardSet::from_bits_truncate(acc.at))
+}
+
+/// The least deadwood found so far and the cards reaching it.
+struct Least {
+    least: u32,
+    at: u64,
+}
+
+impl Least {
+    #[inline(always)]
+    fn fold(&mut self, deadwood: u32, cards: u64) {
+        if deadwood < self.least {
+            self.least = deadwood;
+            self.at = 0;
+        }
+        if deadwood == self.least {
+            self.at |= cards;
+        }
+    }
+}
+
+/// Folds into `acc` the run-only deadwood of `rest` less each card of
+/// `cards` (cards of `rest`): a lane whose cards are all in `cards` by its
+/// [`REMOVAL`] entry, other cards one [`TOGGLE`] byte each. Returns the
+/// run-only deadwood of `rest`.
+#[inline(always)]
+fn fold_rest(acc: &mut Least, rest: u64, cards: u64) -> u32 {
+    let lanes = [0, 1, 2, 3].map(|suit| lane(rest, suit));
+    let dw = lanes.map(|m| u32::from(RUN_DEADWOOD[m]));
+    let total = dw[0] + dw[1] + dw[2] + dw[3];
+    let mut single = 0;
+    for suit in 0..4 {
+        let legal_lane = lane(cards, suit as u32);
+        if legal_lane == lanes[suit] {
+            if legal_lane != 0 {
+                let entry = REMOVAL[legal_lane];
+                let at = u64::from(entry & 0x1FFF) << (16 * suit);
+                acc.fold(total - dw[suit] + (entry >> 16), at);
+            }
+        } else {
+            single |= (legal_lane as u64) << (16 * suit);
+        }
+    }
+    while single != 0 {
+        let bit = single.trailing_zeros();
+        single &= single - 1;
+        let suit = (bit / 16) as usize;
+        let row = &TOGGLE[lanes[suit]];
+        acc.fold(
+            total - dw[suit] + u32::from(row[(bit % 16) as usize]),
+            1 << bit,
+        );
+    }
+    total
+}
+
 /// `deadwood(hand + x)` for every card `x` of `cards` outside `hand`, in
 /// one call: for a 10-card hand and the unseen cards, the deadwood each
 /// would make before discarding.
@@ -398,6 +510,66 @@ mod tests {
             }
         }
         assert!(checked > 150_000, "{checked}");
+    }
+
+    /// `least_discards` against the batched solve's `least_and_ties`, on
+    /// random 10- to 12-card hands (with and without ranks held three or
+    /// four times, forced or open) and every kind of legal set: the whole hand, the hand
+    /// without one of its cards, a random part, cards outside the hand.
+    #[test]
+    fn least_discards_is_least_and_ties() {
+        use crate::engine::Deck;
+        use rand::{RngExt as _, SeedableRng};
+        use rand_pcg::Pcg64Mcg;
+
+        let mut rng = Pcg64Mcg::seed_from_u64(47);
+        // Hands of each kind: no rank held three times, only forced set
+        // ranks (lane lookups), an open set rank (the batched solve).
+        let (mut no_set, mut forced, mut open) = (0, 0, 0);
+        for i in 0..60_000u32 {
+            let deck = Deck::shuffled(&mut rng);
+            let size = 10 + (i % 3) as usize;
+            let hand: CardSet = deck.cards()[..size].iter().copied().collect();
+            let banned = deck.cards()[i as usize % size];
+            let part = CardSet::from_bits_truncate(hand.bits() & rng.random::<u64>());
+            let outside: CardSet = deck.cards()[40..].iter().copied().collect();
+            for legal in [hand, hand.without(banned), part, outside, part | outside] {
+                let left = deadwood_without_each(hand);
+                assert_eq!(
+                    least_discards(hand, legal),
+                    left.least_and_ties(legal),
+                    "{hand}, legal {legal}"
+                );
+            }
+            match split_set_ranks(hand.bits()) {
+                (0, 0, _) => no_set += 1,
+                (_, 0, _) => forced += 1,
+                _ => open += 1,
+            }
+        }
+        // Forced fours and threes, with runs beside them; open ones, alone
+        // and beside forced ones.
+        for text in [
+            "5C 5D 5H 5S 4H 6H 9C 9D 9H 9S TS",
+            "5C 5D 5H 5S 4H 3H 9C 9D 9H 8D 7D",
+            "5C 5D 5H 6H 9C 9D 9H TH JH 2S 3S",
+            "2C 2D 2H 2S 3H 4H 7C 7D 8C 9C 7H",
+            "5C 5D 5H 5S 9C 9D 9H TH JH 2S 3S",
+            "5C 5D 5H 5S 9C 9D 9H 9S KC KD KH",
+            "5C 5D 5H 5S 9C KD 2H 7S QC JD TC",
+            "5C 5D 5H 5S AH 2H 3H 9D KS QS JS",
+            "KC KD KH JS 2C 3C 4C 8D 8H 8S 7C",
+        ] {
+            let hand = set(text);
+            for legal in hand.iter().map(|c| hand.without(c)).chain([hand]) {
+                let left = deadwood_without_each(hand);
+                assert_eq!(least_discards(hand, legal), left.least_and_ties(legal));
+            }
+        }
+        assert!(
+            no_set > 30_000 && forced > 10_000 && open > 2_500,
+            "{no_set} {forced} {open}"
+        );
     }
 
     #[test]

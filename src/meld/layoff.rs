@@ -258,37 +258,73 @@ fn reply(knocker: &Arrangement, defender: CardSet, own: u8) -> (CardSet, u8) {
     let (chains, n) = chains(knocker, bits);
     // Laying nothing off leaves `own`: the first lay-off set tried.
     let mut best = (u32::from(own), 0u64);
-    lay_off(bits, &chains[..n], 0, &mut best);
+    let lay = Lay {
+        defender: bits,
+        dead: bits & !super::meldable(defender).bits(),
+        own: u32::from(own),
+    };
+    lay.each(&chains[..n], 0, 0, &mut best);
     (CardSet::from_bits_truncate(best.1), best.0 as u8)
 }
 
-/// Tries every prefix of the first chain, then recurses; keeps the least
-/// deadwood, then the most cards laid off (a chain of three or more is also a
-/// run of the defender's own; showing it laid off is what a player does),
-/// then the first found. `best` starts as laying nothing off, which is
-/// not tried again.
-fn lay_off(defender: u64, chains: &[Chain], laid: u64, best: &mut (u32, u64)) {
-    let Some((chain, rest)) = chains.split_first() else {
-        if laid == 0 {
+/// The search of the defender's lay-offs: every legal lay-off set (a
+/// prefix of each chain), each solved for the deadwood it leaves.
+///
+/// The cards of the defender that meld with none of its cards (`dead`)
+/// are counted, not solved: removing such a card lowers the least
+/// deadwood by exactly its value, from any subset of the hand holding it
+/// (see [`meldable`](super::meldable)), so the deadwood of `defender − L`
+/// is that of `defender` less the cards of `L` that could meld, less the
+/// value of the dead ones; and when all of `L` is dead, `own` less their
+/// value, with no solve at all. With no card counted dead (`dead` = 0)
+/// every set is solved, the search as first written (the tests' reference).
+struct Lay {
+    defender: u64,
+    /// The defender's cards in no meld of its own cards.
+    dead: u64,
+    /// The defender's least deadwood.
+    own: u32,
+}
+
+impl Lay {
+    /// Tries every prefix of the first of `chains` after `laid` (whose
+    /// dead cards are worth `dead_value`), then recurses; keeps the least
+    /// deadwood, then the most cards laid off (a chain of three or more is
+    /// also a run of the defender's own; showing it laid off is what a
+    /// player does), then the first found. `best` starts as laying nothing
+    /// off, which is not tried again.
+    fn each(&self, chains: &[Chain], laid: u64, dead_value: u32, best: &mut (u32, u64)) {
+        let Some((chain, rest)) = chains.split_first() else {
+            if laid == 0 {
+                return;
+            }
+            let live = laid & !self.dead;
+            let dw = if live == 0 {
+                self.own
+            } else {
+                u32::from(deadwood(CardSet::from_bits_truncate(self.defender & !live)))
+            } - dead_value;
+            if dw < best.0 || (dw == best.0 && laid.count_ones() > best.1.count_ones()) {
+                *best = (dw, laid);
+            }
             return;
-        }
-        let dw = deadwood(CardSet::from_bits_truncate(defender & !laid)) as u32;
-        if dw < best.0 || (dw == best.0 && laid.count_ones() > best.1.count_ones()) {
-            *best = (dw, laid);
-        }
-        return;
-    };
-    lay_off(defender, rest, laid, best);
-    let (mut left, mut prefix) = (chain.cards, 0u64);
-    while left != 0 {
-        let card = if chain.ascending {
-            left & left.wrapping_neg()
-        } else {
-            1 << (63 - left.leading_zeros())
         };
-        left &= !card;
-        prefix |= card;
-        lay_off(defender, rest, laid | prefix, best);
+        self.each(rest, laid, dead_value, best);
+        let (mut left, mut prefix, mut value) = (chain.cards, 0u64, dead_value);
+        while left != 0 {
+            let card = if chain.ascending {
+                left & left.wrapping_neg()
+            } else {
+                1 << (63 - left.leading_zeros())
+            };
+            left &= !card;
+            prefix |= card;
+            // A card already laid on another chain counts once.
+            if card & self.dead & !laid != 0 {
+                value += (card.trailing_zeros() & 15).min(9) + 1;
+            }
+            self.each(rest, laid | prefix, value, best);
+        }
     }
 }
 
@@ -875,6 +911,66 @@ mod tests {
             }
         });
         assert!(searched > 3_000, "{searched}");
+    }
+
+    /// The defender's reply (lay-offs and deadwood) with its dead cards
+    /// counted instead of solved ([`Lay`]) is the search's with every set
+    /// solved, against the spread and the least-deadwood arrangement
+    /// of play-like knocks and of deals from a few adjacent ranks (chains
+    /// sharing cards); all three kinds of best lay-off are reached: dead
+    /// cards only, cards that could meld, and both from chains sharing one.
+    #[test]
+    fn dead_cards_counted_lay_off_as_solved() {
+        use rand::SeedableRng;
+        let (mut dead, mut live, mut shared) = (0, 0, 0);
+        let mut check = |knocker: &Arrangement, defender: CardSet| {
+            let (bits, own) = (defender.bits(), deadwood(defender));
+            let (chains, n) = chains(knocker, bits);
+            let mut want = (u32::from(own), 0u64);
+            if !knocker.deadwood_cards().is_empty() {
+                let solving = Lay {
+                    defender: bits,
+                    dead: 0,
+                    own: u32::from(own),
+                };
+                solving.each(&chains[..n], 0, 0, &mut want);
+            }
+            let want = (CardSet::from_bits_truncate(want.1), want.0 as u8);
+            assert_eq!(
+                reply(knocker, defender, own),
+                want,
+                "{knocker} v {defender}"
+            );
+            let laid = want.0.bits();
+            let meldable = super::super::meldable(defender).bits();
+            dead += usize::from(laid != 0 && laid & meldable == 0);
+            live += usize::from(laid & meldable != 0);
+            let sum: u32 = chains[..n].iter().map(|c| c.cards.count_ones()).sum();
+            let union = chains[..n].iter().fold(0, |u, c| u | c.cards);
+            shared += usize::from(sum > union.count_ones() && laid != 0);
+        };
+        knocks(10_000, |hand, defender, limit| {
+            check(&showdown(hand, defender, limit).unwrap().knocker, defender);
+            check(&best_arrangement(hand), defender);
+        });
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(44);
+        for i in 0..20_000u32 {
+            let deck = crate::engine::Deck::shuffled(&mut rng);
+            let low = (i % 8) as u8;
+            let cards: Vec<_> = deck
+                .cards()
+                .iter()
+                .copied()
+                .filter(|c| (low..low + 5).contains(&(c.rank() as u8)))
+                .collect();
+            let knocker: CardSet = cards[..10].iter().copied().collect();
+            let defender: CardSet = cards[10..20].iter().copied().collect();
+            check(&best_arrangement(knocker), defender);
+        }
+        assert!(
+            dead > 3_000 && live > 3_000 && shared > 100,
+            "{dead} dead, {live} live, {shared} shared"
+        );
     }
 
     #[test]

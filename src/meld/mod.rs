@@ -70,7 +70,7 @@ use std::fmt;
 
 use crate::cards::CardSet;
 
-pub use batch::{PerCard, deadwood_with_each, deadwood_without_each};
+pub use batch::{PerCard, deadwood_with_each, deadwood_without_each, least_discards};
 pub(crate) use layoff::known_showdown;
 pub use layoff::{
     Showdown, ShowdownError, defender_reply, known_knock_margin, showdown, showdown_margin,

@@ -11,6 +11,7 @@
 //! | [`RUN_DEADWOOD`] | min deadwood of the lane using runs only | ≤ 85 (A..K), `u8` |
 //! | [`RUN_MELDED`] | the cards melded in the optimum chosen (tie-break below) | 13 bits, `u16` |
 //! | [`TOGGLE`] | per rank `r`: `RUN_DEADWOOD[m ^ (1 << r)]`, the lane with that card removed or added (16 bytes, one vector a lane; bytes 13..16 are 255) | `[u8; 16]` |
+//! | [`REMOVAL`] | the least `RUN_DEADWOOD` of the lane less one of its cards, and the ranks reaching it | `u32`: bits 16..24 and 0..13 |
 //! | [`DISCARD`] | packed: `RUN_DEADWOOD`, and the lane's best single discard: its rank and its gain `RUN_DEADWOOD[m] − min_c RUN_DEADWOOD[m − c]` | `u32`, layout below |
 //!
 //! [`DISCARD`] packs all the best-discard search needs of a lane into one
@@ -124,6 +125,38 @@ const fn build_toggle_table() -> [[u8; 16]; LANE_MASKS] {
 /// batched solver ([`super::PerCard`]) works on whole vectors.
 pub static TOGGLE: [[u8; 16]; LANE_MASKS] = build_toggle_table();
 
+const fn build_removal_table() -> [u32; LANE_MASKS] {
+    let dw = RUN_TABLES.0;
+    let mut table = [0u32; LANE_MASKS];
+    let mut m = 0;
+    while m < LANE_MASKS {
+        let (mut least, mut at) = (u8::MAX, 0u32);
+        let mut rank = 0;
+        while rank < 13 {
+            if m >> rank & 1 == 1 {
+                let left = dw[m & !(1 << rank)];
+                if left < least {
+                    least = left;
+                    at = 0;
+                }
+                if left == least {
+                    at |= 1 << rank;
+                }
+            }
+            rank += 1;
+        }
+        table[m] = at | (least as u32) << 16;
+        m += 1;
+    }
+    table
+}
+
+/// Per lane: the least run-only deadwood the lane's cards leave when one
+/// is removed (bits 16..24; 255 for the empty lane) and the ranks leaving
+/// it (bits 0..13), for the turn end's choice of a whole lane
+/// ([`super::least_discards`]).
+pub static REMOVAL: [u32; LANE_MASKS] = build_removal_table();
+
 /// The gain field's offset: `gain + GAIN_BIAS` is stored, so 0 means "no card".
 pub const GAIN_BIAS: u32 = 128;
 
@@ -166,6 +199,15 @@ mod tests {
             for r in 0..13 {
                 assert_eq!(TOGGLE[m][r], RUN_DEADWOOD[m ^ (1 << r)]);
             }
+            let least = (0..13)
+                .filter(|&r| m >> r & 1 == 1)
+                .map(|r| RUN_DEADWOOD[m ^ (1 << r)])
+                .min()
+                .unwrap_or(u8::MAX);
+            let at = (0..13)
+                .filter(|&r| m >> r & 1 == 1 && RUN_DEADWOOD[m ^ (1 << r)] == least)
+                .fold(0, |at, r| at | 1 << r);
+            assert_eq!(REMOVAL[m], at | u32::from(least) << 16, "mask {m:#b}");
             let mut bits = melded;
             while bits != 0 {
                 let len = (bits >> bits.trailing_zeros()).trailing_ones();

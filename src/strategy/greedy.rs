@@ -23,7 +23,7 @@ pub(super) const KIND: Kind = Kind::of::<Greedy>("greedy", None);
 
 keys! {
     /// The greedy deadwood strategy.
-    #[derive(Clone, Debug, Default)]
+    #[derive(Clone, Default)]
     pub struct Greedy {
         /// Knock at or below this deadwood (capped by the knock limit); `None`
         /// means the knock limit.
@@ -78,6 +78,17 @@ impl Greedy {
             kept: None,
             spare: None,
         }
+    }
+}
+
+/// The parameters only: the remembered solves (`last`, `kept`, `spare`)
+/// are not part of a profile (tests/data/profiles.txt prints this).
+impl std::fmt::Debug for Greedy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Greedy")
+            .field("knock_at", &self.knock_at)
+            .field("schedule", &self.schedule)
+            .finish()
     }
 }
 

@@ -108,8 +108,10 @@ pub use config::{
 };
 pub use params::{McParams, OwnRollout, Rollout, Weighting};
 pub use prior::HandPrior;
+use rollout::DecisionSolves;
 pub use rollout::{GreedyRollout, RolloutEnd};
 pub use value::{Evaluator, Points};
+use worlds::Unseen;
 pub(crate) use worlds::{sample_into, sample_world};
 pub use opponent::{Knocks, OpponentPolicy};
 pub use worlds::{Decision, World, WorldWeight};
@@ -132,6 +134,8 @@ pub struct MonteCarlo {
     values: Vec<f64>,
     /// The world weights of the last sampled decision.
     weights: Vec<f64>,
+    /// The deciding seat's solves of the last decision (a buffer).
+    solves: DecisionSolves,
     /// The candidates of the last decision and the one played
     /// ([`MonteCarlo::last_decision`]).
     last: (Vec<Action>, usize),
@@ -216,6 +220,7 @@ impl MonteCarlo {
             worlds: Vec::new(),
             values: Vec::new(),
             weights: Vec::new(),
+            solves: DecisionSolves::default(),
             last: (Vec::new(), 0),
             decisions: [0; 2],
             account,
@@ -314,8 +319,14 @@ impl MonteCarlo {
             worlds: std::mem::take(&mut self.worlds),
             weights: std::mem::take(&mut self.weights),
             values: std::mem::take(&mut self.values),
-            scratch: None,
+            shared: Shared {
+                hand: None,
+                solves: std::mem::take(&mut self.solves),
+            },
         };
+        if let RolloutPlay::Fast { .. } = self.params.rollouts.play {
+            s.shared.solves.solve(view, candidates);
+        }
         s.values.clear();
         s.weights.clear();
         s.weights.reserve(samples);
@@ -326,6 +337,7 @@ impl MonteCarlo {
         self.worlds = s.worlds;
         self.values = s.values;
         self.weights = s.weights;
+        self.solves = s.shared.solves;
         self.last.1 = best;
         best
     }
@@ -346,6 +358,8 @@ impl MonteCarlo {
             view,
             opponent_draws: s.draws,
         };
+        // The unseen cards and their weights are those of every world.
+        let unseen = Unseen::new(view, knowledge);
         for w in from..from + count {
             if w == s.worlds.len() {
                 s.worlds.push(World {
@@ -353,14 +367,14 @@ impl MonteCarlo {
                     stock: Vec::new(),
                 });
             }
-            sample_into(&mut self.rng, view, knowledge, &mut s.worlds[w]);
+            unseen.draw(&mut self.rng, &mut s.worlds[w]);
             let world = &s.worlds[w];
             let weight = self
                 .weight
                 .as_ref()
                 .map_or(1.0, |(_, w)| w.weight(&decision, world.opponent));
             s.weights.push(weight);
-            self.play_out(view, world, candidates, live, &mut s.scratch, &mut s.values);
+            self.play_out(view, world, candidates, live, &mut s.shared, &mut s.values);
         }
     }
 
@@ -387,7 +401,7 @@ impl MonteCarlo {
         world: &World,
         candidates: &[Action],
         live: &[usize],
-        scratch: &mut Option<Hand<'v>>,
+        shared: &mut Shared<'v>,
         values: &mut Vec<f64>,
     ) {
         debug_assert!(
@@ -398,7 +412,10 @@ impl MonteCarlo {
         values.resize(first + candidates.len(), f64::NAN);
         let seat = view.seat;
         if let RolloutPlay::Fast { own, .. } = self.params.rollouts.play {
-            let mut base = GreedyRollout::new(view, world.opponent, &world.stock);
+            // The opponent's hand is solved once for the world, not once a
+            // candidate.
+            let mut base =
+                GreedyRollout::new(view, world.opponent, &world.stock).solved_for(seat.other());
             if let Some(rules) = &self.frozen {
                 base = base.with_frozen(seat, rules);
                 if let FastOwn::Frozen { turns: Some(turns) } = own {
@@ -421,11 +438,19 @@ impl MonteCarlo {
                     crate::seed::mix(world.opponent.bits() ^ SHARE_SALT),
                 );
             }
+            // This seat's solves are shared by every world of the decision.
+            let solves = &shared.solves;
+            if let Some(solved) = solves.before() {
+                base.knowing(seat, solved);
+            }
             for &c in live {
                 let mut rollout = base.clone();
-                let outcome = rollout
-                    .apply(candidates[c])
-                    .unwrap_or_else(|| rollout.play(knock_at));
+                let outcome = rollout.apply(candidates[c]).unwrap_or_else(|| {
+                    if let Some(solved) = solves.after(c) {
+                        rollout.knowing(seat, solved);
+                    }
+                    rollout.play(knock_at)
+                });
                 values[first + c] = self.value(view, outcome.winner());
             }
             return;
@@ -433,12 +458,12 @@ impl MonteCarlo {
         let base = Hand::from_world(view, world.opponent, &world.stock)
             .expect("a sampled world fits the view it was sampled from");
         for &c in live {
-            let hand = match scratch.as_mut() {
+            let hand = match shared.hand.as_mut() {
                 Some(hand) => {
                     hand.clone_from(&base);
                     hand
                 }
-                None => scratch.insert(base.clone()),
+                None => shared.hand.insert(base.clone()),
             };
             hand.apply(seat, candidates[c])
                 .expect("candidates are legal in the view");
@@ -491,14 +516,22 @@ impl MonteCarlo {
 }
 
 /// The worlds of one decision, their weights and the candidates' values
-/// (`values[w * n + c]`), with a scratch hand for engine rollouts.
+/// (`values[w * n + c]`), with what every world reuses.
 struct Sampled<'v> {
     /// The opponent's draws so far (for the calibration's weights).
     draws: usize,
     worlds: Vec<World>,
     weights: Vec<f64>,
     values: Vec<f64>,
-    scratch: Option<Hand<'v>>,
+    shared: Shared<'v>,
+}
+
+/// What every world of a decision reuses: a scratch hand for engine
+/// rollouts, the deciding seat's solves for fast ones.
+#[derive(Default)]
+struct Shared<'v> {
+    hand: Option<Hand<'v>>,
+    solves: DecisionSolves,
 }
 
 /// Mixed into the hash of a world's opponent hand that decides which of
@@ -685,7 +718,8 @@ mod tests {
                     let world = mc.sample_world(&view, None);
                     let stock = [Action::Draw(DrawSource::Stock)];
                     let mut values = Vec::new();
-                    mc.play_out(&view, &world, &stock, &[0], &mut None, &mut values);
+                    let mut shared = Shared::default();
+                    mc.play_out(&view, &world, &stock, &[0], &mut shared, &mut values);
                     let engine = |own: Box<dyn Strategy>| {
                         let mut h = Hand::from_world(&view, world.opponent, &world.stock).unwrap();
                         h.apply(seat, stock[0]).unwrap();

@@ -92,14 +92,14 @@ impl Strategy for Simple {
     }
 
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
-        // One batched solve: the deadwood every discard leaves, and one
-        // pass over the legal discards for the least and its ties. Big gin
-        // needs some discard leaving 0 (11 melded cards hold a meld of 4 or
-        // more), the card just taken included.
-        let left = meld::deadwood_without_each(view.hand);
-        let (best, ties) = left.least_and_ties(legal_discards(view));
-        let taken = view.taken_from_pile.and_then(|card| left.get(card));
-        if taken.map_or(best, |t| t.min(best)) == 0 && big_gin_legal(view) {
+        // The least deadwood the legal discards leave and the cards leaving
+        // it, in one pass (a lane lookup a card, or one batched solve for a
+        // hand holding a rank three times). Big gin is 11 melded cards,
+        // which hold a meld of 4 or more: at least two of its cards leave
+        // 0, so one that is not the card just taken, and `best` is 0
+        // whenever big gin is legal.
+        let (best, ties) = meld::least_discards(view.hand, legal_discards(view));
+        if best == 0 && big_gin_legal(view) {
             return TurnEnd::BigGin;
         }
         let mut pick = below(&mut self.rng, u64::from(ties.len()));

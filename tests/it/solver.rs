@@ -190,7 +190,8 @@ fn check_hand(cards: &[Card]) -> Result<(), TestCaseError> {
 }
 
 /// The batched solver against the oracle: every card of the hand removed,
-/// and (for hands of 10 cards or fewer) every other card added.
+/// and (for hands of 10 cards or fewer) every other card added; the least
+/// discards of the hand.
 fn check_batched(cards: &[Card], hand: CardSet) -> Result<(), TestCaseError> {
     let without = meld::deadwood_without_each(hand);
     let with = meld::deadwood_with_each(hand, !hand);
@@ -218,6 +219,29 @@ fn check_batched(cards: &[Card], hand: CardSet) -> Result<(), TestCaseError> {
                 );
             }
         }
+    }
+    // The turn end's least and ties (`least_discards`), all cards legal and
+    // all but the lowest (the card just taken), from the oracle's deadwood.
+    let lowest = hand.iter().next();
+    for legal in [hand, lowest.map_or(hand, |c| hand.without(c))] {
+        let left: Vec<(Card, u32)> = legal
+            .iter()
+            .map(|c| (c, oracle::min_deadwood(&to_vec(hand.without(c)))))
+            .collect();
+        let least = left.iter().map(|&(_, d)| d).min();
+        let ties: CardSet = left
+            .iter()
+            .filter(|&&(_, d)| Some(d) == least)
+            .map(|&(c, _)| c)
+            .collect();
+        let expected = (least.map_or(meld::PerCard::NONE, |d| d as u8), ties);
+        prop_assert_eq!(
+            meld::least_discards(hand, legal),
+            expected,
+            "{} legal {}",
+            hand,
+            legal
+        );
     }
     Ok(())
 }

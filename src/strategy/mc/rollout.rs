@@ -84,6 +84,87 @@ pub struct GreedyRollout<'a> {
     sparing: Option<Sparing>,
 }
 
+/// The solves of the deciding seat's hand that are the same in every world
+/// of a decision ([`GreedyRollout::knowing`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Solved {
+    /// A hand of 10 cards: its least deadwood and its best discard.
+    Ten {
+        /// The least deadwood.
+        deadwood: u8,
+        /// The best discard.
+        best: meld::Discard,
+    },
+    /// A hand of 11 cards that has just taken a card from the pile (or the
+    /// upcard): its best discard other than that card.
+    Eleven(meld::Discard),
+}
+
+impl Solved {
+    /// The solves of `view`'s hand before any candidate (`None` unless it
+    /// holds 10 cards).
+    #[must_use]
+    pub fn before(view: &PlayerView<'_>) -> Option<Solved> {
+        Solved::ten(view.hand)
+    }
+
+    /// The solves of `hand` if it holds 10 cards.
+    fn ten(hand: CardSet) -> Option<Solved> {
+        (hand.len() == 10).then(|| Solved::Ten {
+            deadwood: meld::deadwood(hand),
+            best: meld::best_discard(hand).expect("10 cards"),
+        })
+    }
+
+    /// The solves of `view`'s hand after `action` when the hand goes on:
+    /// a discard leaves 10 cards, a pile draw or a taken upcard 11 (`None`
+    /// for every other action).
+    #[must_use]
+    pub fn after(view: &PlayerView<'_>, action: Action) -> Option<Solved> {
+        let taken = match action {
+            Action::EndTurn(TurnEnd::Discard(card)) => return Solved::ten(view.hand.without(card)),
+            Action::Draw(DrawSource::Pile) => view.pile_top()?,
+            Action::TakeUpcard(true) => view.upcard?,
+            _ => return None,
+        };
+        Some(Solved::Eleven(best_discard_except(
+            view.hand.with(taken),
+            Some(taken),
+        )))
+    }
+}
+
+/// The deciding seat's [`Solved`] before the candidates of a decision and
+/// after each, solved once for all its worlds.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DecisionSolves {
+    before: Option<Solved>,
+    after: Vec<Option<Solved>>,
+}
+
+impl DecisionSolves {
+    /// Solves `view`'s hand before and after each of `candidates`, reusing
+    /// the buffer.
+    pub fn solve(&mut self, view: &PlayerView<'_>, candidates: &[Action]) {
+        self.before = Solved::before(view);
+        self.after.clear();
+        self.after
+            .extend(candidates.iter().map(|&action| Solved::after(view, action)));
+    }
+
+    /// The solves before the candidates.
+    #[must_use]
+    pub fn before(&self) -> Option<Solved> {
+        self.before
+    }
+
+    /// The solves after candidate `c` (`None` if not solved).
+    #[must_use]
+    pub fn after(&self, c: usize) -> Option<Solved> {
+        self.after.get(c).copied().flatten()
+    }
+}
+
 /// A seat's knocks short of gin taken at only a share of its chances
 /// ([`GreedyRollout::knocking_at_share`]).
 #[derive(Clone, Copy, Debug)]
@@ -150,6 +231,46 @@ impl<'a> GreedyRollout<'a> {
             self.frozen = None;
         }
         self
+    }
+
+    /// The same state with what the rollout would solve first for `seat`,
+    /// while it holds 10 cards, solved now: its least deadwood and its best
+    /// discard (which answers a card that melds with nothing). Every
+    /// candidate played out in one world starts from a clone of one state,
+    /// and the opponent's hand is the same in all of them until it moves,
+    /// so solving it once for the world instead of once a candidate saves
+    /// the rest; the rollout then reads the answers it would have computed
+    /// (the same play).
+    #[must_use]
+    pub fn solved_for(mut self, seat: Seat) -> GreedyRollout<'a> {
+        if let Some(solved) = Solved::ten(self.hands[seat.index()]) {
+            self.knowing(seat, solved);
+        }
+        self
+    }
+
+    /// Gives the rollout `solved`, the answers for `seat`'s hand as it
+    /// stands (10 cards: its least deadwood and best discard, as
+    /// [`GreedyRollout::solved_for`] solves them; 11 cards at its turn end:
+    /// its best discard other than the card taken, which the turn end
+    /// would solve), solved once for every world of a decision
+    /// ([`Solved::after`]).
+    pub(crate) fn knowing(&mut self, seat: Seat, solved: Solved) {
+        let i = seat.index();
+        let hand = self.hands[i];
+        match solved {
+            Solved::Ten { deadwood, best } => {
+                debug_assert_eq!(hand.len(), 10);
+                debug_assert_eq!(meld::deadwood(hand), deadwood);
+                self.deadwood[i] = Some(deadwood);
+                self.spare[i] = Some((hand, best));
+            }
+            Solved::Eleven(best) => {
+                debug_assert!(matches!(self.phase, Phase::EndTurn { seat: s, .. } if s == seat));
+                debug_assert_eq!(best_discard_except(hand, self.taken), best);
+                self.pending = Some(best);
+            }
+        }
     }
 
     /// The same state with `seat` knocking short of gin at only a `share`
@@ -664,10 +785,26 @@ mod tests {
         capped.max_turns = 9;
         variants.push(capped);
         let (mut compared, mut ends) = (0, std::collections::BTreeSet::new());
+        let mut solved = [0; 2];
         for_each_rollout(&variants, 17, 25, 3, |view, _, world, action, knock_at| {
             let expected = engine(view, world, action, knock_at);
             let rollout = GreedyRollout::new(view, world.opponent, &world.stock);
-            ends_as(rollout, action, knock_at, &expected, view, world);
+            ends_as(rollout.clone(), action, knock_at, &expected, view, world);
+            // Given the solves a decision shares (the opponent's hand and
+            // this seat's, before and after the action), the same end.
+            let mut rollout = rollout.solved_for(view.seat.other());
+            if let Some(before) = Solved::before(view) {
+                rollout.knowing(view.seat, before);
+                solved[0] += 1;
+            }
+            let got = rollout.apply(action).unwrap_or_else(|| {
+                if let Some(after) = Solved::after(view, action) {
+                    rollout.knowing(view.seat, after);
+                    solved[1] += 1;
+                }
+                rollout.play(knock_at)
+            });
+            assert_eq!(got.winner(), expected.winner(), "{action:?} in {view:?} / {world:?}");
             ends.insert(match expected {
                 HandOutcome::Void(reason) => format!("{reason:?}"),
                 HandOutcome::Showdown { score, .. } => format!("{:?}", score.end),
@@ -675,6 +812,7 @@ mod tests {
             compared += 1;
         });
         assert!(compared > 50_000, "{compared}");
+        assert!(solved[0] > 10_000 && solved[1] > 10_000, "{solved:?}");
         // Every way a hand ends was reached.
         assert!(ends.len() >= 6, "{ends:?}");
     }

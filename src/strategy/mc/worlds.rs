@@ -56,10 +56,8 @@ pub(crate) fn sample_world(
     world
 }
 
-/// [`sample_world`] into `world`, whose stock's allocation is reused. The
-/// unseen cards and their weights are kept on the stack; the draws and the
-/// arithmetic are those of a pool that removes a drawn card by moving the
-/// last one into its place, so the worlds are the same for the same `rng`.
+/// [`sample_world`] into `world`, whose stock's allocation is reused
+/// ([`Unseen::draw`] from the view's [`Unseen`]).
 ///
 /// # Panics
 /// As [`sample_world`].
@@ -69,64 +67,107 @@ pub(crate) fn sample_into(
     knowledge: Option<&Knowledge>,
     world: &mut World,
 ) {
-    // The pool holds the unseen cards' bit positions, in the set's order.
-    let mut pool = [0u8; 52];
-    let mut len = 0;
-    let mut unseen = view.unseen().bits();
-    while unseen != 0 {
-        pool[len] = unseen.trailing_zeros() as u8;
-        unseen &= unseen - 1;
-        len += 1;
-    }
-    let hidden = view.opponent_cards - view.opponent_known.len();
-    assert!(
-        len >= hidden as usize,
-        "fewer unseen cards than hidden ones"
-    );
-    let mut opponent = view.opponent_known.bits();
-    match knowledge {
-        Some(k) => {
+    Unseen::new(view, knowledge).draw(rng, world);
+}
+
+/// What every world of a decision is drawn from: the unseen cards (their
+/// bit positions, in the set's order), their weights and the total of the
+/// weights, the opponent's known cards and how many are hidden. Built once
+/// a decision instead of once a world.
+#[derive(Clone, Debug)]
+pub(crate) struct Unseen {
+    pool: [u8; 52],
+    len: usize,
+    /// The tracker's weight of each card of the pool, and their sum.
+    weights: Option<([f64; 52], f64)>,
+    known: u64,
+    hidden: u32,
+}
+
+impl Unseen {
+    /// The unseen cards of `view`, weighted by `knowledge` if given.
+    ///
+    /// # Panics
+    /// As [`sample_world`].
+    pub(crate) fn new(view: &PlayerView<'_>, knowledge: Option<&Knowledge>) -> Unseen {
+        let mut pool = [0u8; 52];
+        let mut len = 0;
+        let mut unseen = view.unseen().bits();
+        while unseen != 0 {
+            pool[len] = unseen.trailing_zeros() as u8;
+            unseen &= unseen - 1;
+            len += 1;
+        }
+        let hidden = view.opponent_cards - view.opponent_known.len();
+        assert!(
+            len >= hidden as usize,
+            "fewer unseen cards than hidden ones"
+        );
+        let weights = knowledge.map(|k| {
             let mut weights = [0f64; 52];
             for (w, &bit) in weights.iter_mut().zip(&pool[..len]) {
                 *w = f64::from(k.prob_at_bit(u32::from(bit)));
             }
-            let mut total: f64 = weights[..len].iter().sum();
-            for _ in 0..hidden {
-                let i = if total > 1e-9 {
-                    let x = below(rng, 1 << 53) as f64 / (1u64 << 53) as f64;
-                    pick(&weights[..len], x * total)
-                } else {
-                    below(rng, len as u64) as usize
-                };
-                opponent |= 1 << pool[i];
-                total -= weights[i];
-                len -= 1;
-                pool[i] = pool[len];
-                weights[i] = weights[len];
-            }
-        }
-        None => {
-            for _ in 0..hidden {
-                let i = below(rng, len as u64) as usize;
-                opponent |= 1 << pool[i];
-                len -= 1;
-                pool[i] = pool[len];
-            }
+            let total: f64 = weights[..len].iter().sum();
+            (weights, total)
+        });
+        Unseen {
+            pool,
+            len,
+            weights,
+            known: view.opponent_known.bits(),
+            hidden,
         }
     }
-    // What is left is the stock; shuffle it (Fisher-Yates).
-    let stock = &mut pool[..len];
-    for i in (1..stock.len()).rev() {
-        let j = below(rng, i as u64 + 1) as usize;
-        stock.swap(i, j);
+
+    /// One world into `world`, whose stock's allocation is reused. The
+    /// unseen cards and their weights are copied to the stack; the draws
+    /// and the arithmetic are those of a pool that removes a drawn card by
+    /// moving the last one into its place, so the worlds are the same for
+    /// the same `rng`.
+    pub(crate) fn draw(&self, rng: &mut Pcg64Mcg, world: &mut World) {
+        let mut pool = self.pool;
+        let mut len = self.len;
+        let mut opponent = self.known;
+        match self.weights {
+            Some((mut weights, mut total)) => {
+                for _ in 0..self.hidden {
+                    let i = if total > 1e-9 {
+                        let x = below(rng, 1 << 53) as f64 / (1u64 << 53) as f64;
+                        pick(&weights[..len], x * total)
+                    } else {
+                        below(rng, len as u64) as usize
+                    };
+                    opponent |= 1 << pool[i];
+                    total -= weights[i];
+                    len -= 1;
+                    pool[i] = pool[len];
+                    weights[i] = weights[len];
+                }
+            }
+            None => {
+                for _ in 0..self.hidden {
+                    let i = below(rng, len as u64) as usize;
+                    opponent |= 1 << pool[i];
+                    len -= 1;
+                    pool[i] = pool[len];
+                }
+            }
+        }
+        // What is left is the stock; shuffle it (Fisher-Yates).
+        let stock = &mut pool[..len];
+        for i in (1..stock.len()).rev() {
+            let j = below(rng, i as u64 + 1) as usize;
+            stock.swap(i, j);
+        }
+        world.opponent = CardSet::from_bits_truncate(opponent);
+        world.stock.clear();
+        world.stock.extend(
+            stock
+                .iter()
+                .map(|&bit| Card::from_bit(u32::from(bit)).expect("a set's bit is a card")),
+        );
     }
-    world.opponent = CardSet::from_bits_truncate(opponent);
-    world.stock.clear();
-    world.stock.extend(
-        stock
-            .iter()
-            .map(|&bit| Card::from_bit(u32::from(bit)).expect("a set's bit is a card")),
-    );
 }
 
 /// The index whose cumulative weight first passes `x`.
@@ -194,7 +235,8 @@ mod tests {
 
     /// The sampler draws the same worlds as the reference, with and without
     /// the tracker's weights, into a reused world, at every decision of
-    /// greedy-vs-tracker hands under several presets.
+    /// greedy-vs-tracker hands under several presets; and so does one
+    /// decision's [`Unseen`] drawn from several times.
     #[test]
     fn worlds_are_those_of_the_reference_sampler() {
         use crate::engine::{Deck, ask};
@@ -217,6 +259,12 @@ mod tests {
                     for k in [None, Some(&knowledge)] {
                         sample_into(&mut fast, &view, k, &mut world);
                         assert_eq!(world, reference_world(&mut slow, &view, k));
+                        // One decision's unseen cards, drawn from again.
+                        let unseen = Unseen::new(&view, k);
+                        for _ in 0..3 {
+                            unseen.draw(&mut fast, &mut world);
+                            assert_eq!(world, reference_world(&mut slow, &view, k));
+                        }
                         compared += 1;
                     }
                     let action = ask(players[seat.index()].as_mut(), &view);
