@@ -182,7 +182,12 @@ fn start_game(kind: Kind, msg: &Value) -> Result<Game, String> {
     let mut rules = Rules::new();
     rules.gin_bonus = number("gin_bonus")?;
     rules.undercut_bonus = number("undercut_bonus")?;
-    rules.undercut_on_tie = knobs["undercut_on_tie"].as_bool().unwrap_or(true);
+    rules.undercut_on_tie = knobs["undercut_on_tie"].as_bool().ok_or_else(|| {
+        format!(
+            "rules: `undercut_on_tie` is {}, not true or false",
+            knobs["undercut_on_tie"]
+        )
+    })?;
     rules.big_gin_bonus = match &knobs["big_gin_bonus"] {
         Value::String(off) if off == "off" => None,
         _ => Some(number("big_gin_bonus")?),
@@ -201,7 +206,9 @@ fn start_game(kind: Kind, msg: &Value) -> Result<Game, String> {
         DealerRotation::WinnerDeals
     };
     // Below 2^53 by the protocol; any bits make a seed.
-    let seed = msg["seed"].as_u64().unwrap_or(0);
+    let seed = msg["seed"]
+        .as_u64()
+        .ok_or_else(|| format!("game_start: `seed` is {}, not an integer", msg["seed"]))?;
     let rng = StdRng::seed_from_u64(seed);
     let player: Box<dyn Strategy> = match kind {
         Kind::Mc(samples) => Box::new(MonteCarloBot::with_config(rng, {
@@ -458,14 +465,14 @@ fn decide(g: &mut Game, msg: &Value) -> Result<String, String> {
     rules.knock_limit = hand.knock_limit;
     let round = Round::from_deal(rules, hand.dealer, hands, hand.upcard, stock)
         .map_err(|e| format!("the rebuilt deal: {e:?}"))?;
-    let scores = |p: Player| {
-        state["scores"][if p == Player::One { "A" } else { "B" }]
+    let score = |seat: &str| {
+        state["scores"][seat]
             .as_u64()
             .and_then(|n| u16::try_from(n).ok())
-            .unwrap_or(0)
+            .ok_or_else(|| format!("state: `scores` is {}", state["scores"]))
     };
     let mut table = Table::new(round)
-        .scores([scores(Player::One), scores(Player::Two)])
+        .scores([score("A")?, score("B")?])
         .dealer_rotation(g.rotation);
     for (i, &(who, act)) in hand.events.iter().enumerate() {
         let phase = table.round().phase();
