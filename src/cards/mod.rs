@@ -154,6 +154,14 @@ impl Card {
         if index < 52 { Some(Card(index)) } else { None }
     }
 
+    /// The card with index `index`, which the caller knows is below 52 (an
+    /// index read back from a [`Card::index`]); checked in debug builds.
+    #[must_use]
+    pub(crate) const fn from_index_trusted(index: u8) -> Card {
+        debug_assert!(index < 52, "a card index is below 52");
+        Card(index)
+    }
+
     /// The card at bit position `bit` of a [`CardSet`], or `None` if that bit
     /// is outside the 13 rank bits of a lane.
     #[must_use]

@@ -344,13 +344,6 @@ impl Knowledge {
         self.prob[slot(card)]
     }
 
-    /// [`Knowledge::prob`] of the card at bit position `bit` of a
-    /// [`CardSet`] (for loops over a set's bits).
-    #[must_use]
-    pub(crate) fn prob_at_bit(&self, bit: u32) -> f32 {
-        self.prob[bit as usize + 2]
-    }
-
     /// Cards the opponent holds for sure.
     pub fn held(&self) -> CardSet {
         self.held

@@ -76,12 +76,23 @@ pub(crate) fn sample_into(
 /// a decision instead of once a world.
 #[derive(Clone, Debug)]
 pub(crate) struct Unseen {
+    /// The unseen cards' indices ([`Card::index`]), in the set's order.
     pool: [u8; 52],
     len: usize,
-    /// The tracker's weight of each card of the pool, and their sum.
-    weights: Option<([f64; 52], f64)>,
+    /// The tracker's weights of the pool's cards.
+    weights: Option<Weights>,
     known: u64,
     hidden: u32,
+}
+
+/// The weights of a pool's cards, their running sums in the pool's order
+/// (each the sum before it plus the card's weight, the additions of
+/// [`pick`]'s scan) and their total.
+#[derive(Clone, Copy, Debug)]
+struct Weights {
+    each: [f64; 52],
+    sums: [f64; 52],
+    total: f64,
 }
 
 impl Unseen {
@@ -92,10 +103,9 @@ impl Unseen {
     pub(crate) fn new(view: &PlayerView<'_>, knowledge: Option<&Knowledge>) -> Unseen {
         let mut pool = [0u8; 52];
         let mut len = 0;
-        let mut unseen = view.unseen().bits();
-        while unseen != 0 {
-            pool[len] = unseen.trailing_zeros() as u8;
-            unseen &= unseen - 1;
+        let unseen = view.unseen();
+        for card in unseen.iter() {
+            pool[len] = card.index();
             len += 1;
         }
         let hidden = view.opponent_cards - view.opponent_known.len();
@@ -104,12 +114,18 @@ impl Unseen {
             "fewer unseen cards than hidden ones"
         );
         let weights = knowledge.map(|k| {
-            let mut weights = [0f64; 52];
-            for (w, &bit) in weights.iter_mut().zip(&pool[..len]) {
-                *w = f64::from(k.prob_at_bit(u32::from(bit)));
+            let mut each = [0f64; 52];
+            for (w, card) in each.iter_mut().zip(unseen.iter()) {
+                *w = f64::from(k.prob(card));
             }
-            let total: f64 = weights[..len].iter().sum();
-            (weights, total)
+            let total: f64 = each[..len].iter().sum();
+            let mut sums = [0f64; 52];
+            let mut acc = 0.0;
+            for (sum, w) in sums.iter_mut().zip(&each[..len]) {
+                acc += w;
+                *sum = acc;
+            }
+            Weights { each, sums, total }
         });
         Unseen {
             pool,
@@ -130,25 +146,33 @@ impl Unseen {
         let mut len = self.len;
         let mut opponent = self.known;
         match self.weights {
-            Some((mut weights, mut total)) => {
+            Some(Weights {
+                each: mut weights,
+                mut sums,
+                mut total,
+            }) => {
+                // `sums[..summed]` are the running sums of the pool as it
+                // stands: a removal changes them from its place on.
+                let mut summed = len;
                 for _ in 0..self.hidden {
                     let i = if total > 1e-9 {
                         let x = below(rng, 1 << 53) as f64 / (1u64 << 53) as f64;
-                        pick(&weights[..len], x * total)
+                        pick_summed(&weights[..len], &mut sums, &mut summed, x * total)
                     } else {
                         below(rng, len as u64) as usize
                     };
-                    opponent |= 1 << pool[i];
+                    opponent |= 1 << Card::from_index_trusted(pool[i]).bit();
                     total -= weights[i];
                     len -= 1;
                     pool[i] = pool[len];
                     weights[i] = weights[len];
+                    summed = summed.min(i);
                 }
             }
             None => {
                 for _ in 0..self.hidden {
                     let i = below(rng, len as u64) as usize;
-                    opponent |= 1 << pool[i];
+                    opponent |= 1 << Card::from_index_trusted(pool[i]).bit();
                     len -= 1;
                     pool[i] = pool[len];
                 }
@@ -162,19 +186,28 @@ impl Unseen {
         }
         world.opponent = CardSet::from_bits_truncate(opponent);
         world.stock.clear();
-        world.stock.extend(
-            stock
-                .iter()
-                .map(|&bit| Card::from_bit(u32::from(bit)).expect("a set's bit is a card")),
-        );
+        world
+            .stock
+            .extend(stock.iter().map(|&index| Card::from_index_trusted(index)));
     }
 }
 
-/// The index whose cumulative weight first passes `x`.
-fn pick(weights: &[f64], x: f64) -> usize {
-    let mut acc = 0.0;
-    for (i, w) in weights.iter().enumerate() {
+/// The index whose cumulative weight (in the slice's order) first passes
+/// `x`, or the last index if none does, reading the running sums already made
+/// (`sums[..*summed]`, kept by the caller across removals) and making the
+/// rest as far as the scan goes: the same additions in the same order, so
+/// the same index. The sums never fall (the weights are at least 0), so the
+/// first one past `x` among those made is found by bisection.
+fn pick_summed(weights: &[f64], sums: &mut [f64; 52], summed: &mut usize, x: f64) -> usize {
+    let made = *summed;
+    if made > 0 && x < sums[made - 1] {
+        return sums[..made].partition_point(|&sum| sum <= x);
+    }
+    let mut acc = if made > 0 { sums[made - 1] } else { 0.0 };
+    for (i, w) in weights.iter().enumerate().skip(made) {
         acc += w;
+        sums[i] = acc;
+        *summed = i + 1;
         if x < acc {
             return i;
         }
@@ -190,6 +223,19 @@ mod tests {
     use crate::engine::{Hand, Seat, Strategy};
     use crate::rules::Rules;
     use crate::strategy::{Greedy, Tracker};
+
+    /// The index whose cumulative weight first passes `x`, by one scan
+    /// from the start (what [`pick_summed`] must agree with).
+    fn pick(weights: &[f64], x: f64) -> usize {
+        let mut acc = 0.0;
+        for (i, w) in weights.iter().enumerate() {
+            acc += w;
+            if x < acc {
+                return i;
+            }
+        }
+        weights.len() - 1
+    }
 
     /// The sampler as first written (a pool of cards, removal by
     /// `swap_remove`), kept to check the stack-based one against.
@@ -231,6 +277,51 @@ mod tests {
             opponent,
             stock: pool,
         }
+    }
+
+    /// [`pick_summed`], with its sums kept across removals as
+    /// [`Unseen::draw`] keeps them, picks what a fresh scan picks: weights
+    /// with zeros and repeats, targets on the sums themselves, at 0 and past
+    /// the total.
+    #[test]
+    fn kept_sums_pick_what_a_scan_picks() {
+        let mut rng = Pcg64Mcg::seed_from_u64(9);
+        let mut checked = 0;
+        for _ in 0..2_000 {
+            let len = 1 + below(&mut rng, 52) as usize;
+            let mut weights: Vec<f64> = (0..len)
+                .map(|_| match below(&mut rng, 4) {
+                    0 => 0.0,
+                    1 => 0.25,
+                    _ => below(&mut rng, 1000) as f64 / 997.0,
+                })
+                .collect();
+            let mut sums = [0f64; 52];
+            let mut acc = 0.0;
+            for (sum, w) in sums.iter_mut().zip(&weights) {
+                acc += w;
+                *sum = acc;
+            }
+            let mut summed = len;
+            while !weights.is_empty() {
+                let total: f64 = weights.iter().sum();
+                let x = match below(&mut rng, 4) {
+                    0 => 0.0,
+                    1 => total * 1.5,
+                    // Exactly a running sum of the pool as it stands.
+                    2 => weights[..=below(&mut rng, weights.len() as u64) as usize]
+                        .iter()
+                        .fold(0.0, |a, w| a + w),
+                    _ => below(&mut rng, 1 << 53) as f64 / (1u64 << 53) as f64 * total,
+                };
+                let i = pick_summed(&weights, &mut sums, &mut summed, x);
+                assert_eq!(i, pick(&weights, x), "{weights:?} at {x}");
+                weights.swap_remove(i);
+                summed = summed.min(i);
+                checked += 1;
+            }
+        }
+        assert!(checked > 40_000, "{checked}");
     }
 
     /// The sampler draws the same worlds as the reference, with and without
