@@ -7,14 +7,12 @@
 
 use std::fs;
 use std::os::unix::fs::{PermissionsExt, symlink};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
-fn ginlab() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ginlab"))
-}
+use crate::cmd::ginlab_process;
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     crate::jobs::fresh("attacks", name)
 }
 
@@ -61,7 +59,7 @@ fn links_at_temporary_names_are_never_written_through() {
     let spec = base.join("spec.toml");
     let made = Command::new("mkfifo").arg(&spec).status().unwrap();
     assert!(made.success());
-    let run = ginlab()
+    let run = ginlab_process()
         .arg("run")
         .arg(&spec)
         .arg("--out")
@@ -109,7 +107,7 @@ fn links_at_temporary_names_are_never_written_through() {
 }
 
 fn match_into(dir: &Path, extra: &[&str]) -> std::process::Output {
-    ginlab()
+    ginlab_process()
         .args([
             "match", "greedy", "simple", "--hands", "40", "--seed", "3", "-q", "--out",
         ])
@@ -200,7 +198,7 @@ fn result_folders_and_checkpoints_are_private() {
     assert_eq!(mode(&shared.join("tallies.json")), 0o600);
     // The checkpoint of a long run, as a bot would find it while it plays.
     let long = base.join("long");
-    let mut run = ginlab()
+    let mut run = ginlab_process()
         .args(["match", "greedy", "greedy", "--hands", "100000000", "-q"])
         .arg("--out")
         .arg(&long)
@@ -262,7 +260,7 @@ fn the_seed_is_not_shown_to_a_bot_while_it_plays() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/bots");
     let stdout_file = base.join("stdout.txt");
     let out = base.join("out");
-    let status = ginlab()
+    let status = ginlab_process()
         .arg("match")
         .arg(format!(
             "exec:python3 {} {} {}",
@@ -302,7 +300,7 @@ fn the_seed_is_not_shown_to_a_bot_while_it_plays() {
 // ---- Issue 31 item 6: the small ones ----
 
 fn output_of(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = ginlab().args(args).output().unwrap();
+    let output = ginlab_process().args(args).output().unwrap();
     (
         output.status.code(),
         String::from_utf8_lossy(&output.stdout).into_owned(),

@@ -222,7 +222,7 @@ fn a_hung_bot_times_out() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_hung_bot_under_a_shell_leaves_no_process_behind() {
-    let (profile, pids) = hung_bot_under_a_shell("hang-group", 200);
+    let (_dir, profile, pids) = hung_bot_under_a_shell("hang-group", 200);
     ginlab()
         .arg("match")
         .arg(&profile)
@@ -252,11 +252,14 @@ const HUNG_MATCH: [&str; 8] = [
     "-q",
 ];
 
-/// A profile (in a fresh folder named `name`) of a bot that hangs, started
+/// The fresh folder named `name` and, in it, a profile of a bot that hangs, started
 /// through `sh -c` with a command after it, which keeps the shell from
 /// exec'ing the bot; each bot process appends its pid to the returned file
 /// (in the sandbox's `scratch` folder, which the bot may write).
-fn hung_bot_under_a_shell(name: &str, timeout_ms: u64) -> (std::path::PathBuf, std::path::PathBuf) {
+fn hung_bot_under_a_shell(
+    name: &str,
+    timeout_ms: u64,
+) -> (crate::jobs::Scratch, std::path::PathBuf, std::path::PathBuf) {
     let dir = tempfile_dir(name);
     let pids = dir.join("pids");
     let profile = dir.join("hang.toml");
@@ -270,7 +273,7 @@ fn hung_bot_under_a_shell(name: &str, timeout_ms: u64) -> (std::path::PathBuf, s
         ),
     )
     .unwrap();
-    (profile, pids)
+    (dir, profile, pids)
 }
 
 /// Waits up to 5 s for the processes `pids` to end; fails naming those
@@ -296,8 +299,8 @@ fn assert_gone(pids: &[String]) {
 fn an_interrupted_run_ends_its_hung_bots() {
     use rustix::process::{Pid, Signal, kill_process};
     // A timeout far beyond the test.
-    let (profile, pids) = hung_bot_under_a_shell("interrupt", 600_000);
-    let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"))
+    let (_dir, profile, pids) = hung_bot_under_a_shell("interrupt", 600_000);
+    let mut run = crate::cmd::ginlab_process()
         .arg("match")
         .arg(&profile)
         .args(HUNG_MATCH)
@@ -389,11 +392,8 @@ fn bad_bots_and_profiles_are_bad_input() {
     }
 }
 
-fn tempfile_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("ginlab-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tempfile_dir(name: &str) -> crate::jobs::Scratch {
+    crate::jobs::fresh("test", name)
 }
 
 /// The inverse of SplitMix64's finaliser (`ginlab::seed::mix`).
@@ -557,7 +557,7 @@ fn bots_die_when_ginlab_is_killed() {
         ),
     )
     .unwrap();
-    let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"))
+    let mut run = crate::cmd::ginlab_process()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("match")
         .arg(&profile)
@@ -732,7 +732,7 @@ fn record_never_replaces_what_is_not_a_regular_file() {
     let dangling = dir.join("dangling");
     std::os::unix::fs::symlink(dir.join("nowhere/x"), &dangling).unwrap();
     for (path, message) in [
-        (dir.clone(), "is a directory"),
+        (dir.to_path_buf(), "is a directory"),
         (socket.clone(), "is a socket"),
         (
             dangling.clone(),

@@ -3,11 +3,11 @@
 //! most, and re-making a folder whose views are absent (as in results/,
 //! which does not keep them) or present keeps its manifest.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::cmd::{ginlab, succeeded};
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     crate::jobs::scratch("chart", name)
 }
 

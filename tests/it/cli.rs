@@ -1224,7 +1224,7 @@ fn a_killed_run_resumes_to_the_same_output() {
     let whole = base.join("whole");
     ginlab().args(args).arg(&whole).assert().success();
     let cut = base.join("cut");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ginlab"))
+    let mut child = crate::cmd::ginlab_process()
         .args(args)
         .arg(&cut)
         .stdout(std::process::Stdio::null())
@@ -1572,7 +1572,7 @@ fn an_unwritable_stderr_keeps_the_exit_code() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"))
+    let status = crate::cmd::ginlab_process()
         .args(["solve", "ZZ"])
         .stderr(full)
         .status()
@@ -1604,7 +1604,7 @@ fn interrupt_a_run(signal: rustix::process::Signal, code: i32) {
     let base = out_dir(&format!("interrupted-{code}"));
     std::fs::create_dir_all(&base).unwrap();
     let record = base.join("games.jsonl");
-    let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"))
+    let mut run = crate::cmd::ginlab_process()
         .args(["match", "greedy", "greedy", "--hands", "100000000", "-q"])
         .arg("--record")
         .arg(&record)

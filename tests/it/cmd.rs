@@ -6,12 +6,24 @@ use std::process::Output;
 
 use assert_cmd::Command;
 
-/// `ginlab`, run from the repository's root (where the tests name
-/// `examples/`, `strategies/` and `tests/` files from).
-pub fn ginlab() -> Command {
-    let mut cmd = Command::cargo_bin("ginlab").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+/// `ginlab` as a plain process (for tests that wait on it, signal it or
+/// read it as it runs), run from the repository's root (where the tests
+/// name `examples/`, `strategies/` and `tests/` files from), with its
+/// temporary folder in cargo's scratch space for tests (`target/tmp`): the
+/// log folders ginlab keeps when a test's bot fails on purpose land there,
+/// not in the system's temporary folder.
+pub fn ginlab_process() -> std::process::Command {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ginlab-tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TMPDIR", tmp);
     cmd
+}
+
+/// [`ginlab_process`] with `assert_cmd`'s assertions.
+pub fn ginlab() -> Command {
+    Command::from_std(ginlab_process())
 }
 
 /// Asserts that a run exited with success, showing its standard error

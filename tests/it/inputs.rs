@@ -2,12 +2,11 @@
 //! output may go, how much ginlab reads, how messages quote what they
 //! were given, and what the help and the errors say.
 
-use std::path::PathBuf;
 use std::process::Output;
 
 use crate::cmd::ginlab;
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     crate::jobs::fresh("inputs", name)
 }
 
@@ -115,7 +114,7 @@ fn inputs_are_read_up_to_a_cap() {
         &["big.toml: more than 1 MiB, the profile limit"],
     );
     for command in ["solve", "showdown"] {
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_ginlab"))
+        let output = crate::cmd::ginlab_process()
             .args([command, "--batch"])
             .stdin(std::fs::File::open("/dev/zero").unwrap())
             .output()

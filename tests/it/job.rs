@@ -3,7 +3,7 @@
 //! stopping rule writes its folder and resumes, and merge writes a study's
 //! table.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ginlab::experiment::{Pairing, Sweep};
 use ginlab::job::{self, Contest, JobError, JobRequest, JobSpec, Layout, Options, Progress, Shard};
@@ -15,7 +15,7 @@ use crate::jobs;
 
 use jobs::resolve;
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     jobs::scratch("job", name)
 }
 
@@ -94,18 +94,18 @@ fn shards_merge_to_the_whole_run() {
         shards.push(dir);
     }
     let merged_dir = scratch("merged");
-    let merged = job::merge(&shards, &merged_dir, None, &["merge".into()]).unwrap();
+    let merged = crate::jobs::merge(&shards, &merged_dir, &["merge"]).unwrap();
     assert_eq!(merged.tallies, outcome.tallies);
     for name in SAME {
         assert_eq!(read(&whole_dir, name), read(&merged_dir, name), "{name}");
     }
     // A shard missing, or given twice, is refused.
-    let err = job::merge(&shards[..2], &scratch("gap"), None, &[]).unwrap_err();
+    let err = crate::jobs::merge(&shards[..2], &scratch("gap"), &[]).unwrap_err();
     assert!(
         matches!(&err, JobError::Input(m) if m.contains("shard 3/3 is missing")),
         "{err}"
     );
-    let twice = [shards[0].clone(), shards[0].clone(), shards[2].clone()];
+    let twice = [&shards[0], &shards[0], &shards[2]].map(|s| s.to_path_buf());
     let err = job::merge(&twice, &scratch("twice"), None, &[]).unwrap_err();
     assert!(
         matches!(&err, JobError::Input(m) if m.contains("given twice")),
@@ -235,7 +235,8 @@ fn a_stopping_rule_writes_its_folder_and_resumes() {
         Progress::Block { stop, .. } => stop.is_some_and(|t| t.decision != SprtDecision::Continue),
         _ => false,
     };
-    let s = one(&scratch("sprt-resumed"));
+    let dir = scratch("sprt-resumed");
+    let s = one(&dir);
     type Interrupt<'a> = &'a (dyn Fn(&Progress<'_>) -> bool + Sync);
     for interrupted in [&interrupted_in as Interrupt<'_>, &interrupted_after] {
         let again = s.dir.clone().unwrap();
@@ -328,7 +329,7 @@ fn merging_a_sweep_writes_its_table() {
         shards.push(dir);
     }
     let merged = scratch("sweep-merged");
-    job::merge(&shards, &merged, None, &[]).unwrap();
+    crate::jobs::merge(&shards, &merged, &[]).unwrap();
     for name in ["sweep.csv", "sweep.svg", "summary.csv", "distribution.csv"] {
         assert_eq!(read(&whole_dir, name), read(&merged, name), "{name}");
     }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use crate::cmd::{ginlab, succeeded};
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     crate::jobs::fresh("logs", name)
 }
 

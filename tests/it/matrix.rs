@@ -9,7 +9,7 @@
 //! them what it does for two players.
 
 use crate::cmd::ginlab;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What one invocation gave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,7 +173,7 @@ fn match_cases() -> Vec<Case> {
     ]
 }
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     let dir = crate::jobs::fresh("matrix", name);
     std::fs::write(
         dir.join("decks.txt"),

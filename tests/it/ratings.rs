@@ -7,10 +7,8 @@ use std::path::{Path, PathBuf};
 use crate::cmd::{ginlab, succeeded};
 
 /// A fresh scratch folder holding the spec `spec.toml` with `text`.
-fn scratch(name: &str, text: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("ginlab-ratings-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn scratch(name: &str, text: &str) -> (crate::jobs::Scratch, PathBuf) {
+    let dir = crate::jobs::fresh("ratings", name);
     let spec = dir.join("spec.toml");
     std::fs::write(&spec, text).unwrap();
     (dir, spec)
@@ -346,7 +344,7 @@ fn tables_get_a_rating_list_of_their_sides() {
         assert!(out.join("ratings.svg").is_file());
     }
     // The anchor is a side: a team by its `A+B` name.
-    let (_, spec) = scratch("table-anchor", teams);
+    let (_dir, spec) = scratch("table-anchor", teams);
     refused(
         &[
             "run".as_ref(),

@@ -1,12 +1,12 @@
 //! What a tester reads while and after a run: `--status N` lines and the
 //! `--json` report, which must say what the CSV files say.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::cmd::ginlab;
 use serde_json::Value;
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     crate::jobs::scratch("readout", name)
 }
 

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// A fresh folder for one test's files.
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     crate::jobs::fresh("record-jobs", name)
 }
 
@@ -242,7 +242,7 @@ fn kill_after_a_checkpoint(dir: &Path, args: &[&str], out: &str) {
 /// [`kill_after_a_checkpoint`], or with `interrupt` stops it as Ctrl-C
 /// does (SIGINT, where the process removes its temporary files and exits).
 fn stop_after_a_checkpoint(dir: &Path, args: &[&str], out: &str, interrupt: bool) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ginlab"))
+    let mut child = crate::cmd::ginlab_process()
         .current_dir(dir)
         .args(args)
         .stdout(std::process::Stdio::null())

@@ -11,7 +11,7 @@ use ginlab::sim::{Labels, Plan, Work, replay};
 use serde_json::Value;
 
 /// A fresh folder for one test's files.
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     crate::jobs::fresh("records", name)
 }
 

@@ -5,13 +5,13 @@
 //! exit code 2 and a message naming the line and the fault.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::cmd::{ginlab, json_lines};
 use serde_json::Value;
 
 /// A fresh folder for one test's files.
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     crate::jobs::fresh("table-records", name)
 }
 

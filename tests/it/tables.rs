@@ -3,7 +3,7 @@
 //! rotation), and the binary (`match A B C`, `match --teams`, specs with
 //! `format`, and the refusals).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ginlab::job::{self, JobError, JobRequest, JobSpec, Layout, Options, Progress, Shard};
 use ginlab::report::Summary;
@@ -15,7 +15,7 @@ use crate::jobs;
 use crate::cmd::ginlab;
 use jobs::resolve;
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     jobs::scratch("tables", name)
 }
 
@@ -102,7 +102,7 @@ fn threads_and_shards_give_the_same_files() {
             shards.push(dir);
         }
         let merged_dir = scratch(&format!("{name}-merged"));
-        let merged = job::merge(&shards, &merged_dir, None, &["merge".into()]).unwrap();
+        let merged = crate::jobs::merge(&shards, &merged_dir, &["merge"]).unwrap();
         assert_eq!(merged.tallies, outcome.tallies);
         for file in SAME {
             assert_eq!(read(&one, file), read(&two, file), "{name} {file}");
@@ -184,7 +184,7 @@ fn an_edited_tallies_file_is_refused_by_merge() {
     forge(&shards[1], |text| {
         text.replacen("\"wins\":", "\"wins\":1000", 1)
     });
-    let err = job::merge(&shards, &scratch("edited-out"), None, &[]).unwrap_err();
+    let err = crate::jobs::merge(&shards, &scratch("edited-out"), &[]).unwrap_err();
     assert!(
         matches!(&err, JobError::Input(m) if m.contains("the games won do not add up")),
         "{err}"
@@ -227,7 +227,7 @@ fn forge_json(dir: &Path, edit: impl Fn(&mut serde_json::Value)) {
 }
 
 /// Two shards of a three-player job of 16 games per variant.
-fn three_shards(name: &str) -> Vec<PathBuf> {
+fn three_shards(name: &str) -> Vec<crate::jobs::Scratch> {
     (1..=2)
         .map(|index| {
             let dir = scratch(&format!("{name}{index}"));
@@ -245,7 +245,7 @@ fn edited_per_deal_sums_are_refused_by_merge() {
         let hands_won = &mut s["tables"][0]["tallies"]["sides"][0]["units"]["hands_won"];
         hands_won["x"] = (hands_won["x"].as_i64().unwrap() + 1).into();
     });
-    let err = job::merge(&shards, &scratch("edited-units-out"), None, &[]).unwrap_err();
+    let err = crate::jobs::merge(&shards, &scratch("edited-units-out"), &[]).unwrap_err();
     assert!(
         matches!(&err, JobError::Input(m) if m.contains("the per-unit figures do not add up to the totals")),
         "{err}"
@@ -277,7 +277,7 @@ fn tallies_of_format_2_are_refused_by_merge_and_resume() {
     });
     let refusal = "tallies format 2 from an older ginlab; this one reads format 3";
     let out = scratch("format2-out");
-    let err = job::merge(&shards, &out, None, &[]).unwrap_err();
+    let err = crate::jobs::merge(&shards, &out, &[]).unwrap_err();
     assert!(
         matches!(&err, JobError::Input(m) if m.contains(refusal) && m.contains("run the job again")),
         "{err}"

@@ -2,11 +2,11 @@
 //! line plays the job a spec with that pairing plays, byte for byte, and
 //! prints the rating list; `match A B C` stays a three-player table.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::cmd::{ginlab, succeeds};
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     crate::jobs::scratch("tournament", name)
 }
 

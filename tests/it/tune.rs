@@ -4,12 +4,12 @@
 //! bad input (exit 2, the message naming it).
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
 use crate::cmd::{ginlab, succeeds};
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crate::jobs::Scratch {
     crate::jobs::scratch("tune", name)
 }
 
@@ -55,7 +55,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// Runs `args` into `out` and kills it (SIGKILL) once `stop` has seen a
 /// status line it accepts: the state is written before each status line.
 fn kill_at(args: &[&str], out: &Path, stop: impl Fn(usize, &str) -> bool) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ginlab"))
+    let mut child = crate::cmd::ginlab_process()
         .args(args)
         .arg("--out")
         .arg(out)
