@@ -86,8 +86,8 @@ pub(crate) struct Unseen {
 }
 
 /// The weights of a pool's cards, their running sums in the pool's order
-/// (each the sum before it plus the card's weight, the additions of
-/// [`pick`]'s scan) and their total.
+/// (each the sum before it plus the card's weight: the additions of a scan
+/// from the first card, [`pick_summed`]'s) and their total.
 #[derive(Clone, Copy, Debug)]
 struct Weights {
     each: [f64; 52],
