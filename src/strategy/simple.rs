@@ -7,7 +7,7 @@
 //!   removal leaves the least deadwood, one at random.
 //! - Knocks as soon as it legally can.
 
-use rand::SeedableRng;
+use rand::{Rng as _, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use crate::engine::{
@@ -102,11 +102,17 @@ impl Strategy for Simple {
         if best == 0 && big_gin_legal(view) {
             return TurnEnd::BigGin;
         }
-        let mut pick = below(&mut self.rng, u64::from(ties.len()));
         let mut bits = ties.bits();
-        while pick > 0 {
-            bits &= bits - 1;
-            pick -= 1;
+        if bits & bits.wrapping_sub(1) == 0 {
+            // One card leaves the least (most turn ends): `below(rng, 1)`
+            // would draw once and answer 0; the draw keeps the stream.
+            self.rng.next_u64();
+        } else {
+            let mut pick = below(&mut self.rng, u64::from(ties.len()));
+            while pick > 0 {
+                bits &= bits - 1;
+                pick -= 1;
+            }
         }
         let card = Card::from_bit(bits.trailing_zeros()).expect("the least is reached");
         turn_end(card, best <= view.knock_limit)
