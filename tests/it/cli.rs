@@ -807,7 +807,6 @@ fn sweep_overrides_a_parameter_the_profile_sets() {
             && sweep.contains(",knock_at,4,greedy:knock_at=4,simple,"),
         "{sweep}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
@@ -1007,14 +1006,10 @@ fn studies_refuse_a_value_or_variant_given_twice() {
         .success();
     let table = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
     assert_eq!(table.lines().count(), 1 + 2 * 2, "{table}");
-    std::fs::remove_dir_all(&out).unwrap();
-    std::fs::remove_dir_all(&rules_dir).unwrap();
 }
 
-fn out_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("ginlab-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+fn out_dir(name: &str) -> crate::jobs::Scratch {
+    crate::jobs::scratch("cli", name)
 }
 
 /// Makes the manifest of `dir` record the digest of its (edited)
@@ -1202,7 +1197,6 @@ fn shards_merge_into_the_single_run() {
         "",
         &["--out"],
     );
-    std::fs::remove_dir_all(&base).unwrap();
 }
 
 #[test]
@@ -1257,7 +1251,6 @@ fn a_killed_run_resumes_to_the_same_output() {
         .success();
     same_results(&whole, &cut);
     assert!(!checkpoint.exists());
-    std::fs::remove_dir_all(&base).unwrap();
 }
 
 #[test]
@@ -1441,7 +1434,6 @@ fn sprt_stops_early_and_ignores_the_thread_count() {
         .unwrap_or(units.div_ceil(1024) * 1024);
     assert!(units < 1024, "{units}");
     assert_eq!(games, 2 * played);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn file_names(dir: &std::path::Path) -> Vec<String> {
@@ -1514,7 +1506,6 @@ fn a_result_folder_holds_one_run() {
         "no temporary file is left: {:?}",
         file_names(&dir)
     );
-    std::fs::remove_dir_all(&base).unwrap();
 }
 
 #[test]
@@ -1560,7 +1551,6 @@ fn bad_output_paths_and_amounts_are_refused_before_playing() {
         "",
         &["A ≤ B ≤ A + 1000"],
     );
-    std::fs::remove_dir_all(&base).unwrap();
 }
 
 /// An error message that cannot be written (stderr on a full device) still
@@ -1622,7 +1612,6 @@ fn interrupt_a_run(signal: rustix::process::Signal, code: i32) {
     kill_process(Pid::from_child(&run), signal).unwrap();
     assert_eq!(run.wait().unwrap().code(), Some(code));
     assert_eq!(file_names(&base), Vec::<String>::new());
-    std::fs::remove_dir_all(&base).unwrap();
 }
 
 /// A balance study plays every deal once: with one strategy in both seats a
@@ -1667,7 +1656,6 @@ fn a_balance_study_counts_each_hand_once() {
         "",
         &["`duplicate`", "plays every deal once"],
     );
-    std::fs::remove_dir_all(&base).unwrap();
 }
 
 // ---- Result folders: what issue 15 found (items 5, 8, 9, 11, 16, 17) ----
@@ -1707,7 +1695,6 @@ fn rows_that_would_share_a_file_are_refused_before_playing() {
         &["would both write", "greedy vs simple"],
     );
     assert!(!out.join("checkpoint.json").exists());
-    std::fs::remove_dir_all(&base).unwrap();
 }
 
 #[test]
@@ -1729,7 +1716,6 @@ fn a_record_among_the_result_files_is_refused() {
         &["--record", dir.join("games.jsonl").to_str().unwrap()],
     );
     assert!(output.status.success());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -1773,7 +1759,6 @@ fn a_rerun_that_reproduces_the_files_keeps_the_manifest() {
     assert!(output.status.success());
     let text = std::fs::read_to_string(dir.join("manifest.toml")).unwrap();
     assert!(text.contains("seed = 4"), "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -1792,7 +1777,6 @@ fn a_folder_in_use_is_refused_and_stale_temporaries_are_removed() {
     assert!(match_into(&dir, &[]).status.success());
     assert!(!stale.exists());
     assert!(dir.join(".notes.tmp-1").exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Issue 15 item 9: a run killed while putting its files in place (here:
@@ -1853,7 +1837,6 @@ fn a_write_killed_half_way_is_finished_by_the_next_run() {
         .filter(|n| n.starts_with('.'))
         .collect();
     assert!(left.is_empty(), "{left:?}");
-    std::fs::remove_dir_all(&base).unwrap();
 }
 
 #[test]
@@ -1957,7 +1940,6 @@ fn merge_and_resume_refuse_edited_state() {
         .output()
         .unwrap();
     assert!(output.status.success());
-    std::fs::remove_dir_all(&base).unwrap();
 }
 
 #[test]
@@ -2020,5 +2002,4 @@ fn out_keeps_files_ginlab_did_not_write() {
         !names.contains(&"hand_score-standard-greedy-vs-simple.svg".to_owned()),
         "{names:?}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -24,13 +24,6 @@ pub fn resolve(spec: &str, _who: &str) -> Result<Player, JobError> {
 #[derive(Debug)]
 pub struct Scratch(PathBuf);
 
-impl Scratch {
-    /// The folder's path, owned (for what keeps it past the guard's use).
-    pub fn to_path_buf(&self) -> PathBuf {
-        self.0.clone()
-    }
-}
-
 impl std::ops::Deref for Scratch {
     type Target = Path;
 
@@ -62,7 +55,7 @@ impl Drop for Scratch {
 /// `job::merge` of the shards in `shards` into `out` (no record),
 /// `command` the command line the manifest records.
 pub fn merge(shards: &[Scratch], out: &Path, command: &[&str]) -> Result<Outcome, JobError> {
-    let inputs: Vec<PathBuf> = shards.iter().map(Scratch::to_path_buf).collect();
+    let inputs: Vec<PathBuf> = shards.iter().map(|s| s.to_path_buf()).collect();
     let command: Vec<String> = command.iter().map(|&a| a.to_owned()).collect();
     ginlab::job::merge(&inputs, out, None, &command)
 }
