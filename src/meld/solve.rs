@@ -221,6 +221,11 @@ pub fn best_discard(hand: CardSet) -> Option<Discard> {
     if bits == 0 {
         return None;
     }
+    if set_ranks(bits) == 0 {
+        // No rank held three times (most hands): runs only, so the best
+        // discard is the best lane's, with no set choice to visit.
+        return Some(unpack(lanes_discard(bits).1));
+    }
     let (forced, open, run) = split_set_ranks(bits);
     // Candidates are packed as `deadwood << 8 | (255 - key)` with key =
     // 4 * rank + suit, so the minimum is the least deadwood, then the highest card.
@@ -250,16 +255,7 @@ pub fn best_discard(hand: CardSet) -> Option<Discard> {
     };
     let mut best = u32::MAX;
     let mut visit = |sets: u64| {
-        let rest = bits & !sets;
-        let e = [0, 1, 2, 3].map(|suit| DISCARD[lane(rest, suit)]);
-        let total = (e[0] & 0xFF) + (e[1] & 0xFF) + (e[2] & 0xFF) + (e[3] & 0xFF);
-        // Each lane's best discard as (gain, rank, suit); the max is the best.
-        let top = (e[0] >> 8)
-            .max(e[1] >> 8 | 1)
-            .max(e[2] >> 8 | 2)
-            .max(e[3] >> 8 | 3);
-        let from_lane = (total + GAIN_BIAS - (top >> 8)) << 8 | (255 - (top & 0xFF));
-        let from_lane = if top >> 8 != 0 { from_lane } else { u32::MAX };
+        let (total, from_lane) = lanes_discard(bits & !sets);
         // A 4-card set can shed its spade and still meld: deadwood `total`.
         let set_fours = lane(sets, 0) & lane(sets, 1) & lane(sets, 2) & lane(sets, 3);
         let high_four = (usize::BITS - 1).wrapping_sub(set_fours.leading_zeros());
@@ -276,12 +272,33 @@ pub fn best_discard(hand: CardSet) -> Option<Discard> {
     } else {
         for_each_set_choice(bits, open, run, forced, &mut visit);
     }
+    Some(unpack(best))
+}
+
+/// The run-only deadwood of `rest` and its best single discard from a
+/// lane, packed as in [`best_discard`] (`u32::MAX` when `rest` is empty).
+#[inline(always)]
+fn lanes_discard(rest: u64) -> (u32, u32) {
+    let e = [0, 1, 2, 3].map(|suit| DISCARD[lane(rest, suit)]);
+    let total = (e[0] & 0xFF) + (e[1] & 0xFF) + (e[2] & 0xFF) + (e[3] & 0xFF);
+    // Each lane's best discard as (gain, rank, suit); the max is the best.
+    let top = (e[0] >> 8)
+        .max(e[1] >> 8 | 1)
+        .max(e[2] >> 8 | 2)
+        .max(e[3] >> 8 | 3);
+    let from_lane = (total + GAIN_BIAS - (top >> 8)) << 8 | (255 - (top & 0xFF));
+    (total, if top >> 8 != 0 { from_lane } else { u32::MAX })
+}
+
+/// The [`Discard`] of a packed candidate `deadwood << 8 | (255 - key)`.
+#[inline(always)]
+fn unpack(best: u32) -> Discard {
     let key = 255 - (best & 0xFF);
     let card = Card::new(Rank::new((key / 4) as u8), Suit::new((key % 4) as u8));
-    Some(Discard {
+    Discard {
         card,
         deadwood: (best >> 8) as u8,
-    })
+    }
 }
 
 #[cfg(test)]
