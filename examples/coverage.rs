@@ -404,9 +404,9 @@ fn tuner_edges(reps: u64, games: u64, reference: u64, seed: u64) {
     use std::sync::Arc;
 
     use ginlab::report::Objective;
+    use ginlab::stats::paired_interval;
     use ginlab::stats::t_quantile;
     use ginlab::tune::confirm::{Rows, play};
-    use ginlab::tune::objective::paired_interval;
 
     const INDEX: u64 = 3;
     let settings = ["greedy:knock_at=10", "greedy:knock_at=6"];

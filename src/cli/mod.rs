@@ -3,6 +3,7 @@
 
 mod chart;
 mod check_bot;
+mod compare;
 mod head_to_head;
 mod input;
 mod job;
@@ -158,6 +159,9 @@ enum Command {
     },
     /// Re-simulate game records (from --record), check every result, print transcripts.
     Replay(replay::ReplayArgs),
+    /// Compare two records of the same deals with one player changed: the
+    /// difference in games won, paired by deal, with its 95 % interval.
+    Compare(compare::CompareArgs),
     /// A round robin of three or more players (or a gauntlet: the first
     /// against each other) with the rating list: `ginlab tournament A B C D --games N`.
     #[command(
@@ -205,6 +209,7 @@ impl Command {
             | Command::Rules(_)
             | Command::Merge(_)
             | Command::Replay(_)
+            | Command::Compare(_)
             | Command::Chart(_) => None,
         }
     }
@@ -248,6 +253,7 @@ fn run_command(command: Command, lab: &ginlab::lab::Lab) -> Result<(), Failure> 
         Command::CheckBot { args, .. } => check_bot::run(args, lab),
         Command::Play { args, .. } => play::run(args, lab),
         Command::Replay(args) => replay::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Chart(args) => chart::run(args),
         Command::Tournament { args, .. } => tournament::run(args, lab),
         Command::Tune { args, .. } => tune::run(args, lab),

@@ -21,6 +21,7 @@
 //!   score in deal order ([`UnitSequence`]), for a sequential test that
 //!   looks after every unit.
 
+mod compare;
 mod histogram;
 mod record;
 mod sequence;
@@ -43,6 +44,7 @@ use crate::engine::{
 use crate::rules::Rules;
 use crate::strategy::Profile;
 
+pub use compare::{Compared, ComparedRow, Comparison};
 pub use histogram::Histogram;
 use record::Header;
 pub use record::{

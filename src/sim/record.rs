@@ -661,7 +661,7 @@ pub(super) enum Line {
 }
 
 /// The record on `line`, in this build's format version.
-fn parse(line: &str) -> Result<Line, ReplayError> {
+pub(super) fn parse(line: &str) -> Result<Line, ReplayError> {
     match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(map)) if map.get("ginlab_record") != Some(&Value::from(VERSION)) => {
             let found = map

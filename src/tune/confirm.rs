@@ -14,7 +14,8 @@ use crate::job::JobError;
 use crate::report::Objective;
 use crate::sim::{Plan as MatchPlan, Scratch, Tallies, run_chunks};
 
-use super::objective::{Cross, Unit};
+use super::objective::Unit;
+use crate::stats::Cross;
 
 /// Deals per block of the confirmation (a checkpoint after each).
 const BLOCK: u64 = 2048;
@@ -170,7 +171,7 @@ pub fn play(
                 }
                 for (group, cross) in rows.groups.iter().zip(&mut sums.cross) {
                     for (other, c) in group[1..].iter().zip(cross) {
-                        c.add(units[group[0]], units[*other]);
+                        c.add(units[group[0]].ratio(), units[*other].ratio());
                     }
                 }
                 Ok(())

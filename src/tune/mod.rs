@@ -4,8 +4,8 @@
 //!
 //! - [`space`]: the parameters and their grids or ranges, checked against
 //!   the strategy's parameter table;
-//! - [`objective`]: what a unit measures and the paired comparison of two
-//!   settings over the same deals;
+//! - [`objective`]: what a unit measures (two settings over the same deals
+//!   are compared by `stats`' paired interval);
 //! - [`evaluate`]: the seam that plays settings on a block of deals;
 //! - [`racing`]: racing on duplicate deals for a discrete grid;
 //! - [`spsa`]: SPSA for several integer or continuous parameters;

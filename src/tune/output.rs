@@ -19,9 +19,10 @@ use crate::strategy::{ParamType, Profile};
 
 use super::confirm;
 use super::evaluate::{CONFIRM_STREAM, block_seed};
-use super::objective::{Cross, interval, paired_interval, shown};
+use super::objective::{interval, shown};
 use super::request::TuneRequest;
 use super::run::{CHECKPOINT_DIR, Plan, STATE, Search, TuneState, answer};
+use crate::stats::{Cross, paired_interval};
 
 /// One confirmed figure: a candidate against one opponent.
 #[derive(Clone, Debug, Serialize)]

@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::stats::{UnitSums, t_quantile};
 
-use super::objective::{Cross, Unit, paired_difference};
+use super::objective::Unit;
+use crate::stats::{Cross, paired_difference};
 
 /// Fewest units before an arm can be dropped (the t interval's normal
 /// approximation needs a sample).
@@ -109,7 +110,7 @@ impl Race {
             for (m, &b) in alive.iter().enumerate().skip(n + 1) {
                 let p = self.pair(a, b);
                 for (u, v) in units[n].iter().zip(&units[m]) {
-                    self.cross[p].add(*u, *v);
+                    self.cross[p].add(u.ratio(), v.ratio());
                 }
             }
         }

@@ -66,13 +66,16 @@ fn console_examples_print_what_they_show() {
         std::fs::copy(repo.join(doc), root.join(name)).unwrap();
         let input = root.join(Path::new(name).with_extension("in"));
         std::fs::create_dir_all(&input).unwrap();
-        // The record README's and RECORDS.md's replay examples read.
-        succeeds(
-            ginlab()
-                .current_dir(&input)
-                .args(["match", "greedy", "simple", "--hands", "200"])
-                .args(["--seed", "42", "--record", "e.jsonl", "-q"]),
-        );
+        // The records README's and RECORDS.md's replay examples read, and
+        // the second one CLI.md's compare example reads.
+        for (first, file) in [("greedy", "e.jsonl"), ("greedy:knock_at=5", "e5.jsonl")] {
+            succeeds(
+                ginlab()
+                    .current_dir(&input)
+                    .args(["match", first, "simple", "--hands", "200"])
+                    .args(["--seed", "42", "--record", file, "-q"]),
+            );
+        }
     }
     trycmd::TestCases::new()
         .register_bin("ginlab", Path::new(env!("CARGO_BIN_EXE_ginlab")))

@@ -16,6 +16,7 @@ mod bot_limits;
 mod bots;
 mod chart;
 mod cli;
+mod compare;
 mod docs;
 mod eaai_adapter;
 mod engine;
