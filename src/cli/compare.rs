@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use ginlab::sim::{Compared, ComparedRow, Comparison, Mode};
@@ -58,13 +58,11 @@ pub fn run(args: CompareArgs) -> Result<(), Failure> {
             }
         }
         number += 1;
-        let text = |line: &[u8], path: &PathBuf| {
-            std::str::from_utf8(line).map(str::to_owned).map_err(|_| {
-                Failure::input(format!("{} line {number}: not UTF-8 text", path.display()))
-            })
-        };
-        let (b, a) = (text(&base_line, &args.base)?, text(&arm_line, &args.arm)?);
-        comparison.add(&b, &a, number).map_err(|e| {
+        let (b, a) = (
+            utf8(&base_line, &args.base, number)?,
+            utf8(&arm_line, &args.arm, number)?,
+        );
+        comparison.add(b, a, number).map_err(|e| {
             Failure::input(format!(
                 "{} and {} line {number}: {e}",
                 args.base.display(),
@@ -87,6 +85,12 @@ pub fn run(args: CompareArgs) -> Result<(), Failure> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// Line `number` of the record at `path` as text.
+fn utf8<'l>(line: &'l [u8], path: &Path, number: u64) -> Result<&'l str, Failure> {
+    std::str::from_utf8(line)
+        .map_err(|_| Failure::input(format!("{} line {number}: not UTF-8 text", path.display())))
 }
 
 /// `games` or `hands`, what the score counts.

@@ -208,7 +208,9 @@ fn files_that_are_not_a_pair_are_refused() {
     let mut lines: Vec<&str> = text.lines().collect();
     lines[2] = "{not json";
     std::fs::write(path("broken"), lines.join("\n") + "\n").unwrap();
-    let cases: [(&str, &str); 7] = [
+    std::fs::write(path("binary"), b"\xff\xfe{}\n").unwrap();
+    let cases: [(&str, &str); 8] = [
+        ("binary", "line 1: not UTF-8 text"),
         ("seed", "the seed is 1 in the first but 2 in the second"),
         (
             "opponent",
