@@ -135,7 +135,7 @@ fn an_interrupted_run_resumes_to_the_same_files() {
     assert!(dir.join("checkpoint.json").is_file());
     assert!(!dir.join("summary.csv").exists());
     // Without --resume the folder is refused; with it, the run completes.
-    let err = job::run(&s, &options(None), &|_| {}).unwrap_err();
+    let err = jobs::after_interrupt(|| job::run(&s, &options(None), &|_| {})).unwrap_err();
     assert!(
         matches!(&err, JobError::Input(m) if m.contains("unfinished run")),
         "{err}"
@@ -145,10 +145,12 @@ fn an_interrupted_run_resumes_to_the_same_files() {
         resume: true,
         ..options(None)
     };
-    job::run(&s, &resume, &|event| {
-        if let Progress::Start { done, .. } = event {
-            *started.lock().unwrap() = Some(done);
-        }
+    jobs::after_interrupt(|| {
+        job::run(&s, &resume, &|event| {
+            if let Progress::Start { done, .. } = event {
+                *started.lock().unwrap() = Some(done);
+            }
+        })
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let started = started.into_inner().unwrap();
@@ -250,15 +252,11 @@ fn a_stopping_rule_writes_its_folder_and_resumes() {
         }));
         assert!(died.is_err());
         assert!(again.join("checkpoint.json").is_file());
-        let resumed = job::run(
-            &s,
-            &Options {
-                resume: true,
-                ..stop.clone()
-            },
-            &|_| {},
-        )
-        .unwrap();
+        let resume = Options {
+            resume: true,
+            ..stop.clone()
+        };
+        let resumed = jobs::after_interrupt(|| job::run(&s, &resume, &|_| {})).unwrap();
         assert_eq!(resumed.stopped, outcome.stopped);
         for name in SAME {
             assert_eq!(read(&dir, name), read(&again, name), "{name}");

@@ -143,25 +143,7 @@ fn an_interrupted_table_run_resumes_to_the_same_files() {
             resume: true,
             ..options(None, 1)
         };
-        // The interrupted run's lock on the folder went with its file,
-        // but a `ginlab` child that another test of this binary spawned at
-        // that moment holds a copy of it until it execs (seen once on a
-        // loaded machine): try again for a while on that error alone.
-        let mut tries = 0;
-        loop {
-            match job::run(&s, &resume, &|_| {}) {
-                Err(JobError::Input(m))
-                    if m.contains("in use by another ginlab run") && tries < 50 =>
-                {
-                    tries += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(100));
-                }
-                other => {
-                    other.unwrap_or_else(|e| panic!("{e}"));
-                    break;
-                }
-            }
-        }
+        jobs::after_interrupt(|| job::run(&s, &resume, &|_| {})).unwrap_or_else(|e| panic!("{e}"));
         assert!(!dir.join("checkpoint.json").exists());
         for file in SAME {
             assert_eq!(read(&whole, file), read(&dir, file), "{name} {file}");

@@ -73,3 +73,21 @@ pub fn fresh(group: &str, name: &str) -> Scratch {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// `run` (a job in the folder of a run this process interrupted),
+/// tried again for a while on "in use by another ginlab run" alone: the
+/// interrupted run's lock on the folder went with its file, but a `ginlab`
+/// child that another test of this binary spawned at that moment holds a
+/// copy of it until it execs (seen on loaded machines). Any other result
+/// is returned as it is.
+pub fn after_interrupt<T>(mut run: impl FnMut() -> Result<T, JobError>) -> Result<T, JobError> {
+    for _ in 0..50 {
+        match run() {
+            Err(JobError::Input(m)) if m.contains("in use by another ginlab run") => {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            other => return other,
+        }
+    }
+    run()
+}
