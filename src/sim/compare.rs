@@ -68,11 +68,11 @@ struct Row {
 }
 
 impl Row {
-    fn result(&self, variant: String, opponent: String) -> ComparedRow {
+    fn result(&self) -> ComparedRow {
         let interval = paired_interval(&self.arm, &self.base, &self.cross, 0.95);
         ComparedRow {
-            variant,
-            opponent,
+            variant: self.variant.clone(),
+            opponent: self.opponent.clone(),
             units: self.base.units,
             games: self.games,
             base: self.base.value(),
@@ -236,11 +236,7 @@ impl Comparison {
         let Some((mode, base_player, arm_player)) = self.players.take() else {
             return Err("no game records (the files are empty)".into());
         };
-        let rows: Vec<ComparedRow> = self
-            .rows
-            .iter()
-            .map(|r| r.result(r.variant.clone(), r.opponent.clone()))
-            .collect();
+        let rows: Vec<ComparedRow> = self.rows.iter().map(Row::result).collect();
         let all = (self.rows.len() > 1).then(|| {
             let mut pooled = Row {
                 variant: "all".into(),
@@ -256,7 +252,7 @@ impl Comparison {
                 pooled.cross.merge(&r.cross);
                 pooled.games += r.games;
             }
-            pooled.result("all".into(), "all".into())
+            pooled.result()
         });
         Ok(Compared {
             mode,
