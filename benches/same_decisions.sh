@@ -26,6 +26,14 @@ for bin in "$old" "$new"; do
         exit 2
     fi
 done
+root=$(cd "$(dirname "$0")/.." && pwd)
+# The runs below are split into words: a checkout or work folder whose path
+# holds a space would be cut apart, so it is refused rather than misread.
+target=${3:-${TMPDIR:-/tmp}}
+if [[ $root =~ [[:space:]] || $target =~ [[:space:]] ]]; then
+    echo "$0: the checkout ($root) and the work folder ($target) must have paths without spaces" >&2
+    exit 2
+fi
 work=${3:-$(mktemp -d "${TMPDIR:-/tmp}/same-decisions.XXXXXX")}
 if [[ $# -eq 3 ]]; then
     if [[ -e "$work" ]]; then
@@ -34,7 +42,6 @@ if [[ $# -eq 3 ]]; then
     fi
     mkdir -p "$work"
 fi
-root=$(cd "$(dirname "$0")/.." && pwd)
 
 # One line a run: a name, then the arguments after `ginlab`.
 runs=(

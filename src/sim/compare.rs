@@ -35,9 +35,10 @@ pub struct ComparedRow {
     pub base: f64,
     /// The other player's score.
     pub arm: f64,
-    /// `arm − base` and its paired 95 % interval (`None` below two deals).
+    /// `arm − base`.
     pub difference: f64,
-    /// The interval's ends.
+    /// The ends of the difference's paired 95 % interval (`None` below
+    /// two deals).
     pub interval: Option<(f64, f64)>,
 }
 
