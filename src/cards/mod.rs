@@ -10,9 +10,11 @@
 //! work on the four lanes independently. This layout is a stable contract: the
 //! meld tables and every later layer rely on it.
 //!
-//! A [`Card`] is an index `0..52` (`13 * suit + rank`); [`Card::mask`] maps it
-//! to its bit. Iterating a set yields cards in bit order: by suit (C, D, H, S),
-//! then by rank (A..K). That is also the order in which cards are printed.
+//! A [`Card`] has an index `0..52` (`13 * suit + rank`, [`Card::index`]) and
+//! is stored as its bit position (`16 * suit + rank`, [`Card::bit`]), which
+//! every set operation reads: moving a card in or out of a set is one shift.
+//! Iterating a set yields cards in bit order: by suit (C, D, H, S), then by
+//! rank (A..K). That is also the order in which cards are printed.
 
 mod set;
 mod text;
@@ -137,21 +139,50 @@ impl Rank {
     }
 }
 
-/// One card of the 52-card deck, stored as `13 * suit + rank` (0..52).
+/// One card of the 52-card deck, stored as its bit position in a
+/// [`CardSet`], `16 * suit + rank` (so the order of cards is that of
+/// their indices, `13 * suit + rank`: by suit, then by rank).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Card(u8);
 
+/// The rank of a card's low four bits (13 to 15 are never a card's; they
+/// read as kings so that the look-up needs no bounds check).
+const RANK_OF_LOW_BITS: [Rank; 16] = {
+    let mut ranks = [Rank::King; 16];
+    let mut r = 0;
+    while r < 13 {
+        ranks[r] = Rank::ALL[r];
+        r += 1;
+    }
+    ranks
+};
+
 impl Card {
+    /// All 52 cards in index order (clubs A..K, diamonds, hearts, spades).
+    pub const ALL: [Card; 52] = {
+        let mut cards = [Card(0); 52];
+        let mut index = 0;
+        while index < 52 {
+            cards[index as usize] = Card::from_index_trusted(index);
+            index += 1;
+        }
+        cards
+    };
+
     /// The card of `rank` and `suit`.
     #[must_use]
     pub const fn new(rank: Rank, suit: Suit) -> Card {
-        Card(suit as u8 * 13 + rank as u8)
+        Card((suit as u8) << 4 | rank as u8)
     }
 
     /// The card with index `index` (0..52), or `None` if out of range.
     #[must_use]
     pub const fn from_index(index: u8) -> Option<Card> {
-        if index < 52 { Some(Card(index)) } else { None }
+        if index < 52 {
+            Some(Card::from_index_trusted(index))
+        } else {
+            None
+        }
     }
 
     /// The card with index `index`, which the caller knows is below 52 (an
@@ -159,16 +190,16 @@ impl Card {
     #[must_use]
     pub(crate) const fn from_index_trusted(index: u8) -> Card {
         debug_assert!(index < 52, "a card index is below 52");
-        Card(index)
+        // 13 * suit + rank, plus 3 * suit.
+        Card(index + 3 * (index / 13))
     }
 
     /// The card at bit position `bit` of a [`CardSet`], or `None` if that bit
     /// is outside the 13 rank bits of a lane.
     #[must_use]
     pub const fn from_bit(bit: u32) -> Option<Card> {
-        let (suit, rank) = (bit / 16, bit % 16);
-        if suit < 4 && rank < 13 {
-            Some(Card((suit * 13 + rank) as u8))
+        if bit < 64 && bit % 16 < 13 {
+            Some(Card(bit as u8))
         } else {
             None
         }
@@ -177,19 +208,21 @@ impl Card {
     /// The index, `13 * suit + rank`.
     #[must_use]
     pub const fn index(self) -> u8 {
-        self.0
+        self.0 - 3 * (self.0 >> 4)
     }
 
     /// The rank.
     #[must_use]
     pub const fn rank(self) -> Rank {
-        Rank::new(self.0 % 13)
+        RANK_OF_LOW_BITS[(self.0 & 15) as usize]
     }
 
     /// The suit.
     #[must_use]
     pub const fn suit(self) -> Suit {
-        Suit::new(self.0 / 13)
+        // A card's bit is below 64, so its suit is below 4 (the mask only
+        // spares the bounds check).
+        Suit::ALL[(self.0 >> 4 & 3) as usize]
     }
 
     /// The deadwood value of the card.
@@ -201,8 +234,7 @@ impl Card {
     /// The bit position in a [`CardSet`]: `16 * suit + rank`.
     #[must_use]
     pub const fn bit(self) -> u32 {
-        // 13 * suit + rank, plus 3 * suit.
-        self.0 as u32 + 3 * (self.0 / 13) as u32
+        self.0 as u32
     }
 
     /// The one-card set holding this card.
@@ -212,7 +244,7 @@ impl Card {
 
     /// All 52 cards in index order (clubs A..K, diamonds, hearts, spades).
     pub fn all() -> impl ExactSizeIterator<Item = Card> + DoubleEndedIterator {
-        (0..52u8).map(Card)
+        Card::ALL.into_iter()
     }
 }
 
@@ -236,5 +268,14 @@ mod tests {
         assert_eq!(Card::from_bit(13), None);
         assert_eq!(Card::from_bit(64), None);
         assert_eq!(Card::from_index(52), None);
+        for (index, card) in Card::all().enumerate() {
+            assert_eq!(usize::from(card.index()), index);
+            assert_eq!(Card::from_index(card.index()), Some(card));
+            assert_eq!(card.bit(), 16 * card.suit() as u32 + card.rank() as u32);
+            assert_eq!(card.index(), 13 * card.suit() as u8 + card.rank() as u8);
+        }
+        // Cards order as their indices do.
+        let all: Vec<Card> = Card::all().collect();
+        assert!(all.windows(2).all(|w| w[0] < w[1]));
     }
 }

@@ -395,7 +395,7 @@ impl<'r> Hand<'r> {
         let mut known = [CardSet::EMPTY; 2];
         known[seat.other().index()] = view.opponent_known;
         known[seat.index()] = taken_and_kept(view.events, seat);
-        let mut cards = [Card::from_index(0).expect("card 0"); 52];
+        let mut cards = [Card::ALL[0]; 52];
         let top = 52 - stock.len();
         for (slot, card) in cards.iter_mut().zip(!rest) {
             *slot = card;

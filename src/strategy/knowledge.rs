@@ -124,7 +124,7 @@ pub struct Evidence {
     weight: [f32; 64],
     /// The discard pile replayed from the events (bottom first), to know
     /// which card the opponent passed when it drew from the stock.
-    pile: [u8; 52],
+    pile: [Card; 52],
     pile_len: usize,
     /// The same pile as a set.
     pile_set: CardSet,
@@ -158,7 +158,7 @@ impl Default for Evidence {
     fn default() -> Evidence {
         Evidence {
             weight: INITIAL_WEIGHT,
-            pile: [0; 52],
+            pile: [Card::ALL[0]; 52],
             pile_len: 0,
             pile_set: CardSet::EMPTY,
             both_passed: false,
@@ -195,9 +195,7 @@ impl Evidence {
     }
 
     fn pile_top(&self) -> Option<Card> {
-        self.pile_len
-            .checked_sub(1)
-            .and_then(|i| Card::from_index(self.pile[i]))
+        self.pile_len.checked_sub(1).map(|i| self.pile[i])
     }
 
     /// Read the events of `view` not read yet. Starts over when the view is
@@ -212,7 +210,7 @@ impl Evidence {
             self.reset();
             self.hand = hand;
             if let Some(up) = view.upcard {
-                self.pile[0] = up.index();
+                self.pile[0] = up;
                 self.pile_len = 1;
                 self.pile_set = up.mask();
             }
@@ -248,7 +246,7 @@ impl Evidence {
                 }
                 Event::Discarded { seat, card } => {
                     if self.pile_len < 52 {
-                        self.pile[self.pile_len] = card.index();
+                        self.pile[self.pile_len] = card;
                         self.pile_len += 1;
                     }
                     self.pile_set = self.pile_set.with(card);

@@ -63,7 +63,7 @@ pub(super) const KIND: Kind = Kind::of::<Tracker>("tracker", None);
 
 keys! {
     /// The discard-tracking strategy.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, PartialEq)]
     pub struct Tracker {
         /// Knock at or below this deadwood (capped by the knock limit); `None`: the limit.
         pub knock_at: Option<u8> => Integer "an integer from 0 to 10",
@@ -91,6 +91,24 @@ keys! {
         last: Option<(CardSet, meld::Discard)>,
         /// The 10 cards kept at the last turn end and their deadwood.
         kept: Option<(CardSet, u8)>,
+    }
+}
+
+/// The parameters only: what the player has read and solved this hand
+/// (`evidence`, `last`, `kept`) is not part of a profile
+/// (tests/data/profiles.txt prints this).
+impl std::fmt::Debug for Tracker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tracker")
+            .field("knock_at", &self.knock_at)
+            .field("safety", &self.safety)
+            .field("slack", &self.slack)
+            .field("outs", &self.outs)
+            .field("draw_outs", &self.draw_outs)
+            .field("hold", &self.hold)
+            .field("margin", &self.margin)
+            .field("late_stock", &self.late_stock)
+            .finish()
     }
 }
 

@@ -3,7 +3,7 @@
 
 use rand_pcg::Pcg64Mcg;
 
-use crate::cards::{Card, CardSet};
+use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::engine::{PlayerView, below};
 use crate::strategy::Knowledge;
 
@@ -76,8 +76,8 @@ pub(crate) fn sample_into(
 /// a decision instead of once a world.
 #[derive(Clone, Debug)]
 pub(crate) struct Unseen {
-    /// The unseen cards' indices ([`Card::index`]), in the set's order.
-    pool: [u8; 52],
+    /// The unseen cards, in the set's order.
+    pool: [Card; 52],
     len: usize,
     /// The tracker's weights of the pool's cards.
     weights: Option<Weights>,
@@ -101,11 +101,11 @@ impl Unseen {
     /// # Panics
     /// As [`sample_world`].
     pub(crate) fn new(view: &PlayerView<'_>, knowledge: Option<&Knowledge>) -> Unseen {
-        let mut pool = [0u8; 52];
+        let mut pool = [Card::new(Rank::Ace, Suit::Clubs); 52];
         let mut len = 0;
         let unseen = view.unseen();
         for card in unseen.iter() {
-            pool[len] = card.index();
+            pool[len] = card;
             len += 1;
         }
         let hidden = view.opponent_cards - view.opponent_known.len();
@@ -161,7 +161,7 @@ impl Unseen {
                     } else {
                         below(rng, len as u64) as usize
                     };
-                    opponent |= 1 << Card::from_index_trusted(pool[i]).bit();
+                    opponent |= 1 << pool[i].bit();
                     total -= weights[i];
                     len -= 1;
                     pool[i] = pool[len];
@@ -172,7 +172,7 @@ impl Unseen {
             None => {
                 for _ in 0..self.hidden {
                     let i = below(rng, len as u64) as usize;
-                    opponent |= 1 << Card::from_index_trusted(pool[i]).bit();
+                    opponent |= 1 << pool[i].bit();
                     len -= 1;
                     pool[i] = pool[len];
                 }
@@ -186,9 +186,7 @@ impl Unseen {
         }
         world.opponent = CardSet::from_bits_truncate(opponent);
         world.stock.clear();
-        world
-            .stock
-            .extend(stock.iter().map(|&index| Card::from_index_trusted(index)));
+        world.stock.extend_from_slice(stock);
     }
 }
 
