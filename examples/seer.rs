@@ -19,6 +19,12 @@
 //! opponent holds, so a told card stays told while it is held. Without it
 //! the seer is told the whole hand.
 //!
+//! `--at draw` tells the seer only at its draw decisions (the upcard offer
+//! and the draw), `--at end` only at its turn ends (discard or knock),
+//! `--at knock` only at turn ends where it may knock, `--at discard` only
+//! at those where it may not; the default, `--at any`, at every decision. Where the told hand pays most is
+//! where a better model of the hidden hand would.
+//!
 //! Under eaai rules, whole games to 100. Game `g` deals the same decks, and
 //! seats the players the same way, in both runs (its deck stream and the
 //! players' seeds come from `--seed` and `g` alone), so the two runs are
@@ -53,11 +59,24 @@ enum Role {
     Told {
         hand: Arc<AtomicU64>,
         told: u32,
+        at: At,
         keys: Box<[u64; 64]>,
         rng: Pcg64Mcg,
     },
     /// The mc player as itself.
     Plain,
+}
+
+/// At which of its decisions the seer is told.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum At {
+    Any,
+    Draw,
+    End,
+    /// A turn end where a knock is legal.
+    Knock,
+    /// A turn end where it is not.
+    Discard,
 }
 
 /// A strategy in its role.
@@ -73,13 +92,21 @@ impl Player {
         }
     }
 
-    /// `view` as this seat decides on it: for a seer, with the told cards
-    /// of the opponent's hand known.
-    fn told<'v>(&self, view: &PlayerView<'v>) -> PlayerView<'v> {
+    /// `view` as this seat decides on it at a decision of kind `now`: for
+    /// a seer told at such decisions, with the told cards of the
+    /// opponent's hand known.
+    fn told<'v>(&self, view: &PlayerView<'v>, now: At) -> PlayerView<'v> {
         let mut view = *view;
         if let Role::Told {
-            hand, told, keys, ..
+            hand,
+            told,
+            at,
+            keys,
+            ..
         } = &self.role
+            && (*at == At::Any
+                || *at == now
+                || *at == At::End && matches!(now, At::Knock | At::Discard))
         {
             let cards = CardSet::from_bits(hand.load(Ordering::Relaxed)).expect("a hand's bits");
             assert_eq!(cards.len(), view.opponent_cards, "the opponent's hand");
@@ -118,15 +145,23 @@ impl Strategy for Player {
         self.inner.observes()
     }
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
-        let view = self.told(view);
+        let view = self.told(view, At::Draw);
         self.inner.take_upcard(&view)
     }
     fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
-        let view = self.told(view);
+        let view = self.told(view, At::Draw);
         self.inner.draw(&view)
     }
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
-        let end = self.inner.end_turn(&self.told(view));
+        // The least deadwood a legal discard leaves (not the card just
+        // taken from the pile).
+        let may_knock = view
+            .hand
+            .iter()
+            .filter(|&c| Some(c) != view.taken_from_pile)
+            .any(|c| ginlab::meld::deadwood(view.hand.without(c)) <= view.knock_limit);
+        let now = if may_knock { At::Knock } else { At::Discard };
+        let end = self.inner.end_turn(&self.told(view, now));
         match end {
             TurnEnd::Discard(card) | TurnEnd::Knock(card) => self.show(view.hand.without(card)),
             TurnEnd::BigGin => self.show(view.hand),
@@ -142,7 +177,7 @@ impl Strategy for Player {
 }
 
 /// Whether the mc player (a seer when `seer`) wins game `g`.
-fn game(config: &McConfig, opponent: &Profile, seed: u64, g: u64, seer: Option<u32>) -> bool {
+fn game(config: &McConfig, opponent: &Profile, seed: u64, g: u64, seer: Option<(u32, At)>) -> bool {
     let rules = Rules::eaai();
     let hand = Arc::new(AtomicU64::new(0));
     let mut mc = Player {
@@ -150,9 +185,10 @@ fn game(config: &McConfig, opponent: &Profile, seed: u64, g: u64, seer: Option<u
             config.clone(),
             seed ^ (g + 1).wrapping_mul(0x2545_f491),
         )),
-        role: seer.map_or(Role::Plain, |told| Role::Told {
+        role: seer.map_or(Role::Plain, |(told, at)| Role::Told {
             hand: hand.clone(),
             told,
+            at,
             keys: Box::new([0; 64]),
             rng: Pcg64Mcg::seed_from_u64(seed ^ (g + 1).wrapping_mul(0x6a09_e667)),
         }),
@@ -184,11 +220,24 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     assert!(
         args.len() >= 2,
-        "usage: seer MC_PROFILE OPPONENT [--games N] [--seed S] [--told K]"
+        "usage: seer MC_PROFILE OPPONENT [--games N] [--seed S] [--told K] [--at any|draw|end|knock|discard]"
     );
     let games: u64 = arg(&args, "--games", 200);
     let seed: u64 = arg(&args, "--seed", 1);
     let told: u32 = arg(&args, "--told", 10);
+    let at = match args
+        .iter()
+        .position(|a| a == "--at")
+        .map(|i| args.get(i + 1))
+    {
+        None => At::Any,
+        Some(Some(v)) if v == "any" => At::Any,
+        Some(Some(v)) if v == "draw" => At::Draw,
+        Some(Some(v)) if v == "end" => At::End,
+        Some(Some(v)) if v == "knock" => At::Knock,
+        Some(Some(v)) if v == "discard" => At::Discard,
+        Some(v) => panic!("--at takes any, draw, end, knock or discard, not {v:?}"),
+    };
     let config = profile(&args[0])
         .params::<McParams>()
         .expect("the first profile is an mc profile")
@@ -200,7 +249,7 @@ fn main() {
         .map(|g| {
             (
                 game(&config, &opponent, seed, g, None),
-                game(&config, &opponent, seed, g, Some(told)),
+                game(&config, &opponent, seed, g, Some((told, at))),
             )
         })
         .collect();
@@ -221,11 +270,18 @@ fn main() {
         100.0 * (plain + plain_h)
     );
     println!(
-        "  seer (told {} of the opponent's unknown cards): {:.1} % [{:.1}, {:.1}]",
+        "  seer (told {} of the opponent's unknown cards{}): {:.1} % [{:.1}, {:.1}]",
         if told >= 10 {
             "all".to_owned()
         } else {
             told.to_string()
+        },
+        match at {
+            At::Any => "",
+            At::Draw => ", at its draws only",
+            At::End => ", at its turn ends only",
+            At::Knock => ", at its turn ends with a legal knock only",
+            At::Discard => ", at its turn ends without a legal knock only",
         },
         100.0 * seer,
         100.0 * (seer - seer_h),
