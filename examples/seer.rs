@@ -22,8 +22,9 @@
 //! `--at draw` tells the seer only at its draw decisions (the upcard offer
 //! and the draw), `--at end` only at its turn ends (discard or knock),
 //! `--at knock` only at turn ends where it may knock, `--at discard` only
-//! at those where it may not; the default, `--at any`, at every decision. Where the told hand pays most is
-//! where a better model of the hidden hand would.
+//! at those where it may not; the default, `--at any`, at every decision.
+//! Where the told hand pays most is where a better model of the hidden
+//! hand would.
 //!
 //! Under eaai rules, whole games to 100. Game `g` deals the same decks, and
 //! seats the players the same way, in both runs (its deck stream and the
@@ -153,8 +154,8 @@ impl Strategy for Player {
         self.inner.draw(&view)
     }
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
-        // The least deadwood a legal discard leaves (not the card just
-        // taken from the pile).
+        // Whether a legal discard (not the card just taken from the pile)
+        // leaves deadwood within the knock limit.
         let may_knock = view
             .hand
             .iter()

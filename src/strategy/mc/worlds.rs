@@ -3,7 +3,7 @@
 
 use rand_pcg::Pcg64Mcg;
 
-use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::cards::{Card, CardSet};
 use crate::engine::{PlayerView, below};
 use crate::strategy::Knowledge;
 
@@ -101,7 +101,7 @@ impl Unseen {
     /// # Panics
     /// As [`sample_world`].
     pub(crate) fn new(view: &PlayerView<'_>, knowledge: Option<&Knowledge>) -> Unseen {
-        let mut pool = [Card::new(Rank::Ace, Suit::Clubs); 52];
+        let mut pool = [Card::ALL[0]; 52];
         let mut len = 0;
         let unseen = view.unseen();
         for card in unseen.iter() {
