@@ -45,7 +45,7 @@ use ginlab::engine::{
     DrawSource, Event, HandOutcome, PlayerView, Seat, Strategy, TurnEnd, play_game,
 };
 use ginlab::rules::Rules;
-use ginlab::strategy::{McConfig, McParams, MonteCarlo, Profile};
+use ginlab::strategy::{McConfig, McParams, MonteCarlo, Profile, best_discard_except};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
@@ -155,12 +155,9 @@ impl Strategy for Player {
     }
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
         // Whether a legal discard (not the card just taken from the pile)
-        // leaves deadwood within the knock limit.
-        let may_knock = view
-            .hand
-            .iter()
-            .filter(|&c| Some(c) != view.taken_from_pile)
-            .any(|c| ginlab::meld::deadwood(view.hand.without(c)) <= view.knock_limit);
+        // leaves deadwood within the knock limit: mc's own test.
+        let may_knock =
+            best_discard_except(view.hand, view.taken_from_pile).deadwood <= view.knock_limit;
         let now = if may_knock { At::Knock } else { At::Discard };
         let end = self.inner.end_turn(&self.told(view, now));
         match end {

@@ -188,7 +188,7 @@ impl Card {
     /// The card with index `index`, which the caller knows is below 52 (an
     /// index read back from a [`Card::index`]); checked in debug builds.
     #[must_use]
-    pub(crate) const fn from_index_trusted(index: u8) -> Card {
+    const fn from_index_trusted(index: u8) -> Card {
         debug_assert!(index < 52, "a card index is below 52");
         // 13 * suit + rank, plus 3 * suit.
         Card(index + 3 * (index / 13))
