@@ -26,6 +26,18 @@
 //! Where the told hand pays most is where a better model of the hidden
 //! hand would.
 //!
+//! `--tell deadwood` tells the seer, at the same decisions, only the
+//! opponent's least deadwood: its worlds are those sampled as usual whose
+//! opponent hand's deadwood is within [`DEADWOOD_TOLERANCE`] of the true
+//! one (weight 1; the others weigh 0). What that alone is worth says
+//! whether a model of how far the opponent is from knocking would pay, or
+//! only one of which cards it holds. (`--told` does not apply.)
+//!
+//! `--tell near` tells it only the opponent's cards near its own (of a
+//! rank it holds, or in a suit it holds within two ranks of one of its
+//! cards: its outs and the cards its discards would meld with), `--tell
+//! far` only the others; `--told K` then counts within that class.
+//!
 //! Under eaai rules, whole games to 100. Game `g` deals the same decks, and
 //! seats the players the same way, in both runs (its deck stream and the
 //! players' seeds come from `--seed` and `g` alone), so the two runs are
@@ -44,8 +56,11 @@ use ginlab::cards::CardSet;
 use ginlab::engine::{
     DrawSource, Event, HandOutcome, PlayerView, Seat, Strategy, TurnEnd, play_game,
 };
+use ginlab::meld;
 use ginlab::rules::Rules;
-use ginlab::strategy::{McConfig, McParams, MonteCarlo, Profile, best_discard_except};
+use ginlab::strategy::{
+    Decision, McConfig, McParams, MonteCarlo, Profile, WorldWeight, best_discard_except,
+};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
@@ -61,6 +76,7 @@ enum Role {
         hand: Arc<AtomicU64>,
         told: u32,
         at: At,
+        tell: Tell,
         keys: Box<[u64; 64]>,
         rng: Pcg64Mcg,
     },
@@ -78,6 +94,77 @@ enum At {
     Knock,
     /// A turn end where it is not.
     Discard,
+}
+
+/// What the seer is told.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tell {
+    /// Cards of the opponent's hand (`--told` of them).
+    Hand,
+    /// Only the hand's least deadwood.
+    Deadwood,
+    /// Only the cards near the seer's own: of a rank it holds, or of a
+    /// suit it holds within two ranks of one of its cards (the cards
+    /// that meld with its hand: its outs, and what its discards would
+    /// give the opponent).
+    Near,
+    /// Only the others.
+    Far,
+}
+
+/// The cards of a rank in `hand`, or within two ranks of one of its cards
+/// in that card's suit ([`Tell::Near`]). Shifts within a suit cannot
+/// reach another suit's cards: bits 13 to 15 of every suit's 16 are
+/// empty, and dropped.
+fn near(hand: CardSet) -> CardSet {
+    let h = hand.bits();
+    let runs = h << 1 | h << 2 | h >> 1 | h >> 2;
+    let ranks = h | h.rotate_left(16) | h.rotate_left(32) | h.rotate_left(48);
+    CardSet::from_bits_truncate(runs | ranks)
+}
+
+/// How far a world's opponent deadwood may be from the true one for the
+/// world to count, with `--tell deadwood`.
+const DEADWOOD_TOLERANCE: u8 = 2;
+
+/// The kind of decision `view` asks for.
+fn kind(view: &PlayerView<'_>) -> At {
+    match view.phase {
+        ginlab::engine::Phase::EndTurn { .. } => {
+            // Whether a legal discard (not the card just taken from the
+            // pile) leaves deadwood within the knock limit: mc's own test.
+            let may_knock =
+                best_discard_except(view.hand, view.taken_from_pile).deadwood <= view.knock_limit;
+            if may_knock { At::Knock } else { At::Discard }
+        }
+        _ => At::Draw,
+    }
+}
+
+impl At {
+    /// Whether a seer told at `self` is told at a decision of kind `now`.
+    fn covers(self, now: At) -> bool {
+        self == At::Any || self == now || self == At::End && matches!(now, At::Knock | At::Discard)
+    }
+}
+
+/// The world weight of `--tell deadwood`: 1 for a world whose opponent
+/// deadwood is within [`DEADWOOD_TOLERANCE`] of the shown hand's, 0 for
+/// the others, at the decisions `at` covers (1 elsewhere).
+struct TrueDeadwood {
+    hand: Arc<AtomicU64>,
+    at: At,
+}
+
+impl WorldWeight for TrueDeadwood {
+    fn weight(&self, decision: &Decision<'_, '_>, opponent: CardSet) -> f64 {
+        if !self.at.covers(kind(decision.view)) {
+            return 1.0;
+        }
+        let shown = CardSet::from_bits(self.hand.load(Ordering::Relaxed)).expect("a hand's bits");
+        let (truth, world) = (meld::deadwood(shown), meld::deadwood(opponent));
+        f64::from(u8::from(truth.abs_diff(world) <= DEADWOOD_TOLERANCE))
+    }
 }
 
 /// A strategy in its role.
@@ -102,18 +189,22 @@ impl Player {
             hand,
             told,
             at,
+            tell,
             keys,
             ..
         } = &self.role
-            && (*at == At::Any
-                || *at == now
-                || *at == At::End && matches!(now, At::Knock | At::Discard))
+            && at.covers(now)
         {
             let cards = CardSet::from_bits(hand.load(Ordering::Relaxed)).expect("a hand's bits");
             assert_eq!(cards.len(), view.opponent_cards, "the opponent's hand");
             assert!(cards.is_superset(view.opponent_known));
             assert!(cards.is_disjoint(view.hand));
-            let unknown = cards.bits() & !view.opponent_known.bits();
+            let class = match tell {
+                Tell::Near => near(view.hand).bits(),
+                Tell::Far => !near(view.hand).bits(),
+                Tell::Hand | Tell::Deadwood => u64::MAX,
+            };
+            let unknown = cards.bits() & !view.opponent_known.bits() & class;
             let mut rest: Vec<u32> = (0..64).filter(|b| unknown >> b & 1 == 1).collect();
             rest.sort_by_key(|&bit| keys[bit as usize]);
             let mut known = view.opponent_known.bits();
@@ -146,20 +237,15 @@ impl Strategy for Player {
         self.inner.observes()
     }
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {
-        let view = self.told(view, At::Draw);
+        let view = self.told(view, kind(view));
         self.inner.take_upcard(&view)
     }
     fn draw(&mut self, view: &PlayerView<'_>) -> DrawSource {
-        let view = self.told(view, At::Draw);
+        let view = self.told(view, kind(view));
         self.inner.draw(&view)
     }
     fn end_turn(&mut self, view: &PlayerView<'_>) -> TurnEnd {
-        // Whether a legal discard (not the card just taken from the pile)
-        // leaves deadwood within the knock limit: mc's own test.
-        let may_knock =
-            best_discard_except(view.hand, view.taken_from_pile).deadwood <= view.knock_limit;
-        let now = if may_knock { At::Knock } else { At::Discard };
-        let end = self.inner.end_turn(&self.told(view, now));
+        let end = self.inner.end_turn(&self.told(view, kind(view)));
         match end {
             TurnEnd::Discard(card) | TurnEnd::Knock(card) => self.show(view.hand.without(card)),
             TurnEnd::BigGin => self.show(view.hand),
@@ -175,21 +261,34 @@ impl Strategy for Player {
 }
 
 /// Whether the mc player (a seer when `seer`) wins game `g`.
-fn game(config: &McConfig, opponent: &Profile, seed: u64, g: u64, seer: Option<(u32, At)>) -> bool {
+fn game(
+    config: &McConfig,
+    opponent: &Profile,
+    seed: u64,
+    g: u64,
+    seer: Option<(u32, At, Tell)>,
+) -> bool {
     let rules = Rules::eaai();
     let hand = Arc::new(AtomicU64::new(0));
-    let mut mc = Player {
-        inner: Box::new(MonteCarlo::new(
-            config.clone(),
-            seed ^ (g + 1).wrapping_mul(0x2545_f491),
-        )),
-        role: seer.map_or(Role::Plain, |(told, at)| Role::Told {
+    let mut inner = MonteCarlo::new(config.clone(), seed ^ (g + 1).wrapping_mul(0x2545_f491));
+    if let Some((_, at, Tell::Deadwood)) = seer {
+        inner = inner.weighing_also(Arc::new(TrueDeadwood {
             hand: hand.clone(),
-            told,
             at,
-            keys: Box::new([0; 64]),
-            rng: Pcg64Mcg::seed_from_u64(seed ^ (g + 1).wrapping_mul(0x6a09_e667)),
-        }),
+        }));
+    }
+    let mut mc = Player {
+        inner: Box::new(inner),
+        role: seer
+            .filter(|s| s.2 != Tell::Deadwood)
+            .map_or(Role::Plain, |(told, at, tell)| Role::Told {
+                hand: hand.clone(),
+                told,
+                at,
+                tell,
+                keys: Box::new([0; 64]),
+                rng: Pcg64Mcg::seed_from_u64(seed ^ (g + 1).wrapping_mul(0x6a09_e667)),
+            }),
     };
     let mut other = Player {
         inner: opponent.build(seed ^ (g + 1).wrapping_mul(0x9e37_79b9)),
@@ -214,28 +313,56 @@ fn mean_half(xs: &[f64]) -> (f64, f64) {
     (m, 1.96 * (v / n).sqrt())
 }
 
+/// The value of `flag` in `args` among `options` (name, value), the first
+/// when it is not given.
+///
+/// # Panics
+/// On a value not among the options, naming them.
+fn one_of<T: Copy>(args: &[String], flag: &str, options: &[(&str, T)]) -> T {
+    let Some(i) = args.iter().position(|a| a == flag) else {
+        return options[0].1;
+    };
+    let given = args.get(i + 1).map(String::as_str);
+    options
+        .iter()
+        .find(|(name, _)| Some(*name) == given)
+        .map(|&(_, value)| value)
+        .unwrap_or_else(|| {
+            let names: Vec<&str> = options.iter().map(|(name, _)| *name).collect();
+            panic!("{flag} takes {}, not {given:?}", names.join(", "))
+        })
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     assert!(
         args.len() >= 2,
-        "usage: seer MC_PROFILE OPPONENT [--games N] [--seed S] [--told K] [--at any|draw|end|knock|discard]"
+        "usage: seer MC_PROFILE OPPONENT [--games N] [--seed S] [--told K] [--at any|draw|end|knock|discard] [--tell hand|deadwood|near|far]"
+    );
+    let tell = one_of(
+        &args,
+        "--tell",
+        &[
+            ("hand", Tell::Hand),
+            ("deadwood", Tell::Deadwood),
+            ("near", Tell::Near),
+            ("far", Tell::Far),
+        ],
     );
     let games: u64 = arg(&args, "--games", 200);
     let seed: u64 = arg(&args, "--seed", 1);
     let told: u32 = arg(&args, "--told", 10);
-    let at = match args
-        .iter()
-        .position(|a| a == "--at")
-        .map(|i| args.get(i + 1))
-    {
-        None => At::Any,
-        Some(Some(v)) if v == "any" => At::Any,
-        Some(Some(v)) if v == "draw" => At::Draw,
-        Some(Some(v)) if v == "end" => At::End,
-        Some(Some(v)) if v == "knock" => At::Knock,
-        Some(Some(v)) if v == "discard" => At::Discard,
-        Some(v) => panic!("--at takes any, draw, end, knock or discard, not {v:?}"),
-    };
+    let at = one_of(
+        &args,
+        "--at",
+        &[
+            ("any", At::Any),
+            ("draw", At::Draw),
+            ("end", At::End),
+            ("knock", At::Knock),
+            ("discard", At::Discard),
+        ],
+    );
     let config = profile(&args[0])
         .params::<McParams>()
         .expect("the first profile is an mc profile")
@@ -247,7 +374,7 @@ fn main() {
         .map(|g| {
             (
                 game(&config, &opponent, seed, g, None),
-                game(&config, &opponent, seed, g, Some((told, at))),
+                game(&config, &opponent, seed, g, Some((told, at, tell))),
             )
         })
         .collect();
@@ -268,11 +395,13 @@ fn main() {
         100.0 * (plain + plain_h)
     );
     println!(
-        "  seer (told {} of the opponent's unknown cards{}): {:.1} % [{:.1}, {:.1}]",
-        if told >= 10 {
-            "all".to_owned()
-        } else {
-            told.to_string()
+        "  seer (told {}{}): {:.1} % [{:.1}, {:.1}]",
+        match (tell, told) {
+            (Tell::Deadwood, _) => format!("the opponent's deadwood, within {DEADWOOD_TOLERANCE}"),
+            (Tell::Hand, 10..) => "all of the opponent's unknown cards".to_owned(),
+            (Tell::Hand, k) => format!("{k} of the opponent's unknown cards"),
+            (Tell::Near, _) => "the opponent's unknown cards near its own".to_owned(),
+            (Tell::Far, _) => "the opponent's unknown cards far from its own".to_owned(),
         },
         match at {
             At::Any => "",

@@ -128,6 +128,9 @@ pub struct MonteCarlo {
     caches: McCaches,
     /// The world weight of the rules it was built for (the calibration).
     weight: Option<(Rules, Arc<dyn WorldWeight>)>,
+    /// A world weight given from outside, multiplied in
+    /// ([`MonteCarlo::weighing_also`]).
+    extra: Option<Arc<dyn WorldWeight>>,
     /// The opponent model of the fast rollouts.
     opponent: Box<dyn OpponentPolicy>,
     worlds: Vec<World>,
@@ -215,6 +218,7 @@ impl MonteCarlo {
             ],
             params,
             weight: None,
+            extra: None,
             caches,
             opponent,
             worlds: Vec::new(),
@@ -226,6 +230,15 @@ impl MonteCarlo {
             account,
             frozen: None,
         }
+    }
+
+    /// The same player with every world's weight also multiplied by
+    /// `weight`'s: a world model tried from outside the profile keys (an
+    /// experiment such as `examples/seer.rs`), before it earns a key.
+    #[must_use]
+    pub fn weighing_also(mut self, weight: Arc<dyn WorldWeight>) -> MonteCarlo {
+        self.extra = Some(weight);
+        self
     }
 
     /// Decisions asked for so far, and how many of them were answered by
@@ -369,10 +382,13 @@ impl MonteCarlo {
             }
             unseen.draw(&mut self.rng, &mut s.worlds[w]);
             let world = &s.worlds[w];
-            let weight = self
+            let mut weight = self
                 .weight
                 .as_ref()
                 .map_or(1.0, |(_, w)| w.weight(&decision, world.opponent));
+            if let Some(extra) = &self.extra {
+                weight *= extra.weight(&decision, world.opponent);
+            }
             s.weights.push(weight);
             self.play_out(view, world, candidates, live, &mut s.shared, &mut s.values);
         }
