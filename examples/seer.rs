@@ -36,7 +36,9 @@
 //! `--tell near` tells it only the opponent's cards near its own (of a
 //! rank it holds, or in a suit it holds within two ranks of one of its
 //! cards: its outs and the cards its discards would meld with), `--tell
-//! far` only the others; `--told K` then counts within that class.
+//! far` only the others, `--tell outs` only its outs (the cards that
+//! would join a meld of its hand); `--told K` then counts within that
+//! class.
 //!
 //! Under eaai rules, whole games to 100. Game `g` deals the same decks, and
 //! seats the players the same way, in both runs (its deck stream and the
@@ -59,7 +61,7 @@ use ginlab::engine::{
 use ginlab::meld;
 use ginlab::rules::Rules;
 use ginlab::strategy::{
-    Decision, McConfig, McParams, MonteCarlo, Profile, WorldWeight, best_discard_except,
+    Decision, McConfig, McParams, MonteCarlo, Profile, WorldWeight, best_discard_except, joins_meld,
 };
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -110,6 +112,9 @@ enum Tell {
     Near,
     /// Only the others.
     Far,
+    /// Only its outs: the cards that would join a meld of its hand
+    /// (`strategy::joins_meld`), a part of the near ones.
+    Outs,
 }
 
 /// The cards of a rank in `hand`, or within two ranks of one of its cards
@@ -202,6 +207,10 @@ impl Player {
             let class = match tell {
                 Tell::Near => near(view.hand).bits(),
                 Tell::Far => !near(view.hand).bits(),
+                Tell::Outs => CardSet::ALL
+                    .iter()
+                    .filter(|&c| joins_meld(view.hand, c))
+                    .fold(0, |bits, c| bits | 1 << c.bit()),
                 Tell::Hand | Tell::Deadwood => u64::MAX,
             };
             let unknown = cards.bits() & !view.opponent_known.bits() & class;
@@ -337,7 +346,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     assert!(
         args.len() >= 2,
-        "usage: seer MC_PROFILE OPPONENT [--games N] [--seed S] [--told K] [--at any|draw|end|knock|discard] [--tell hand|deadwood|near|far]"
+        "usage: seer MC_PROFILE OPPONENT [--games N] [--seed S] [--told K] [--at any|draw|end|knock|discard] [--tell hand|deadwood|near|far|outs]"
     );
     let tell = one_of(
         &args,
@@ -347,6 +356,7 @@ fn main() {
             ("deadwood", Tell::Deadwood),
             ("near", Tell::Near),
             ("far", Tell::Far),
+            ("outs", Tell::Outs),
         ],
     );
     let games: u64 = arg(&args, "--games", 200);
@@ -402,6 +412,7 @@ fn main() {
             (Tell::Hand, k) => format!("{k} of the opponent's unknown cards"),
             (Tell::Near, _) => "the opponent's unknown cards near its own".to_owned(),
             (Tell::Far, _) => "the opponent's unknown cards far from its own".to_owned(),
+            (Tell::Outs, _) => "the opponent's unknown cards that are its outs".to_owned(),
         },
         match at {
             At::Any => "",
