@@ -3,8 +3,10 @@
 
 use crate::cards::{CardSet, Suit};
 
-use super::solve::{for_each_set_choice, least_arrangement, runnable, set_ranks, split_set_ranks};
-use super::table::RUN_DEADWOOD;
+use super::solve::{
+    for_each_set_choice, least_arrangement, runnable, runs_deadwood, set_ranks, split_set_ranks,
+};
+use super::table::{RUN_DEADWOOD, RUN_GAP};
 use super::{Arrangement, RANK_STRIDE, best_arrangement, deadwood};
 
 /// The result of a showdown: both spreads and the lay-offs. It carries every
@@ -263,7 +265,27 @@ fn reply(knocker: &Arrangement, defender: CardSet, own: u8) -> (CardSet, u8) {
         dead: bits & !super::meldable(defender).bits(),
         own: u32::from(own),
     };
-    lay.each(&chains[..n], 0, 0, &mut best);
+    // A chain of dead cards only goes whole, and only the other chains are
+    // searched. For any lay-off set L, L with the whole chain C is legal
+    // (C's prefix in L lengthened) and adds only dead cards, so it leaves
+    // the deadwood of L less the value of the cards of C not in L: strictly
+    // less unless C is in L already. So every best lay-off set holds C
+    // whole, and the sets that do are met in the same order as before.
+    let (mut open, mut m, mut laid) = ([Chain::default(); MAX_CHAINS], 0, 0u64);
+    for chain in &chains[..n] {
+        if chain.cards & !lay.dead == 0 {
+            laid |= chain.cards;
+        } else {
+            open[m] = *chain;
+            m += 1;
+        }
+    }
+    let (mut left, mut value) = (laid, 0);
+    while left != 0 {
+        value += (left.trailing_zeros() & 15).min(9) + 1;
+        left &= left - 1;
+    }
+    lay.each(&open[..m], laid, value, &mut best);
     (CardSet::from_bits_truncate(best.1), best.0 as u8)
 }
 
@@ -492,6 +514,69 @@ struct Plain {
 /// defender's lay-offs against it; `plain` is one of them (its key is the
 /// floor) and `own` the defender's deadwood.
 ///
+/// `plain` is the answer, unsearched, when no other arrangement could
+/// reach its key: an arrangement of knocker deadwood `d` has a key of at
+/// most `key(own, d)` (the defender may lay nothing off), which falls as
+/// `d` rises, and every other arrangement has a deadwood of at least
+/// [`runner_up`]'s. So if that is over `limit`, or its bound is below the
+/// floor, every other arrangement's key is below `plain`'s and the search
+/// ([`search_arrangements`]) would return `plain`, its key and lay-offs. In
+/// play-outs the search meets no other arrangement worth solving in most
+/// knocks it is called for (the defender's lay-offs against `plain` save
+/// it less than breaking a meld of the knocker's would cost).
+fn knock_search(
+    defender: CardSet,
+    own: u8,
+    limit: u8,
+    plain: &Plain,
+) -> Option<(Key, Arrangement, CardSet)> {
+    let dead = plain.key.1.unsigned_abs();
+    let next = runner_up(&plain.arrangement, dead);
+    // `next` is at most `limit`, a `u8`, when the bound is taken.
+    if next > u32::from(limit) || key(own, next as u8) < plain.key {
+        return Some((plain.key, plain.arrangement, plain.layoffs));
+    }
+    search_arrangements(defender, own, limit, plain)
+}
+
+/// The least deadwood of the arrangements of `plain`'s cards other than
+/// `plain`, the hand's [`best_arrangement`], whose deadwood `dead` is the
+/// least (`u32::MAX` when there is no other arrangement).
+///
+/// Another arrangement either makes another set choice, and then has at
+/// least the run-only deadwood of the cards that choice leaves
+/// ([`runs_deadwood`], the least of that choice), or makes `plain`'s set
+/// choice and melds some lane's cards in other runs than `plain` (which
+/// has each lane's least, [`RUN_MELDED`](super::table::RUN_MELDED)), which
+/// adds at least that lane's [`RUN_GAP`] to `dead`.
+fn runner_up(plain: &Arrangement, dead: u32) -> u32 {
+    let bits = plain.hand().bits();
+    let sets = plain.set_cards().bits();
+    let rest = bits & !sets;
+    let gap = [0, 1, 2, 3]
+        .map(|suit| RUN_GAP[lane(rest, suit) as usize])
+        .into_iter()
+        .min()
+        .unwrap_or(u8::MAX);
+    let mut least = if gap == u8::MAX {
+        u32::MAX
+    } else {
+        dead + u32::from(gap)
+    };
+    let (forced, open, run) = split_set_ranks(bits);
+    if open != 0 {
+        for_each_set_choice(bits, open, run, forced, &mut |choice| {
+            if choice != sets {
+                least = least.min(runs_deadwood(bits & !choice));
+            }
+        });
+    }
+    debug_assert!(open != 0 || sets == forced, "{plain} is not the best");
+    least
+}
+
+/// [`knock_search`] without its shortcut: the arrangements searched.
+///
 /// An arrangement with knocker deadwood `d` has a key of at most
 /// `key(defender's own deadwood, d)` (laying nothing off is always open to
 /// the defender), which falls as `d` rises. So an arrangement is skipped,
@@ -499,7 +584,7 @@ struct Plain {
 /// far (neither can be the first with the greatest key), and the enumeration
 /// drops every branch whose deadwood, or a lower bound of what it must
 /// reach, exceeds the highest deadwood that could still pass.
-fn knock_search(
+fn search_arrangements(
     defender: CardSet,
     own: u8,
     limit: u8,
@@ -758,9 +843,11 @@ mod tests {
         assert!(nonempty > 5_000, "{nonempty}");
     }
 
-    /// The search before its bounds: every arrangement within the limit is
-    /// solved, the first with the greatest key kept.
-    fn unbounded_knock(knocker: CardSet, defender: CardSet, limit: u8) -> (Arrangement, CardSet) {
+    /// Calls `f(arrangement, deadwood)` for every arrangement of
+    /// `knocker` with deadwood ≤ `limit` that the search enumerates (its
+    /// set choices, then each lane's cards from low to high, deadwood before
+    /// runs, shorter runs first), none skipped.
+    fn each_arrangement(knocker: CardSet, limit: u32, f: &mut impl FnMut(Arrangement, u32)) {
         fn covers(
             bits: u64,
             suit: u32,
@@ -814,6 +901,24 @@ mod tests {
             }
         }
         let kbits = knocker.bits();
+        let (forced, open, run) = split_set_ranks(kbits);
+        for_each_set_choice(kbits, open, run, forced, &mut |sets| {
+            let rest = kbits & !sets;
+            covers(rest, 0, lane(rest, 0), 0, 0, limit, &mut |runs, dead| {
+                let a = Arrangement::from_parts(
+                    knocker,
+                    CardSet::from_bits_truncate(sets),
+                    CardSet::from_bits_truncate(runs),
+                );
+                f(a, dead);
+            });
+        });
+    }
+
+    /// The search before its bounds: every arrangement within the limit is
+    /// solved, the first with the greatest key kept.
+    fn unbounded_knock(knocker: CardSet, defender: CardSet, limit: u8) -> (Arrangement, CardSet) {
+        let kbits = knocker.bits();
         let plain = best_arrangement(knocker);
         let ranks = (0..4).fold(0u64, |acc, s| acc | (kbits >> (16 * s) & 0x1FFF));
         let near = ((kbits << 1) | (kbits >> 1) | (ranks * RANK_STRIDE)) & CardSet::ALL.bits();
@@ -821,29 +926,12 @@ mod tests {
             return (plain, defender_reply(&plain, defender).0);
         }
         let mut best: Option<(Key, Arrangement, CardSet)> = None;
-        let (forced, open, run) = split_set_ranks(kbits);
-        for_each_set_choice(kbits, open, run, forced, &mut |sets| {
-            let rest = kbits & !sets;
-            covers(
-                rest,
-                0,
-                lane(rest, 0),
-                0,
-                0,
-                u32::from(limit),
-                &mut |runs, dead| {
-                    let a = Arrangement::from_parts(
-                        knocker,
-                        CardSet::from_bits_truncate(sets),
-                        CardSet::from_bits_truncate(runs),
-                    );
-                    let (layoffs, dd) = defender_reply(&a, defender);
-                    let k = key(dd, dead as u8);
-                    if best.is_none_or(|(b, _, _)| k > b) {
-                        best = Some((k, a, layoffs));
-                    }
-                },
-            );
+        each_arrangement(knocker, u32::from(limit), &mut |a, dead| {
+            let (layoffs, dd) = defender_reply(&a, defender);
+            let k = key(dd, dead as u8);
+            if best.is_none_or(|(b, _, _)| k > b) {
+                best = Some((k, a, layoffs));
+            }
         });
         let (_, a, layoffs) = best.unwrap();
         (a, layoffs)
@@ -890,6 +978,33 @@ mod tests {
         }
     }
 
+    /// Deals from a few adjacent ranks: for each `i` below `n`, the knocker's
+    /// 10 cards and the defender's of a shuffled deck's cards whose ranks
+    /// lie in `window(i)` (its lowest rank and its width).
+    fn window_deals(
+        seed: u64,
+        n: u32,
+        window: impl Fn(u32) -> (u8, u8),
+        mut f: impl FnMut(CardSet, CardSet),
+    ) {
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        for i in 0..n {
+            let deck = crate::engine::Deck::shuffled(&mut rng);
+            let (low, width) = window(i);
+            let cards: Vec<_> = deck
+                .cards()
+                .iter()
+                .copied()
+                .filter(|c| (low..low + width).contains(&(c.rank() as u8)))
+                .collect();
+            f(
+                cards[..10].iter().copied().collect(),
+                cards[10..20].iter().copied().collect(),
+            );
+        }
+    }
+
     /// The bounded search spreads and lays off exactly as the unbounded
     /// one (the same arrangement on ties), and the margin alone agrees.
     #[test]
@@ -918,11 +1033,12 @@ mod tests {
     /// solved, against the spread and the least-deadwood arrangement
     /// of play-like knocks and of deals from a few adjacent ranks (chains
     /// sharing cards); all three kinds of best lay-off are reached: dead
-    /// cards only, cards that could meld, and both from chains sharing one.
+    /// cards only, cards that could meld, and both from chains sharing one;
+    /// and replies with a chain of dead cards only (laid off whole, not
+    /// searched) besides a chain searched.
     #[test]
     fn dead_cards_counted_lay_off_as_solved() {
-        use rand::SeedableRng;
-        let (mut dead, mut live, mut shared) = (0, 0, 0);
+        let (mut dead, mut live, mut shared, mut mixed) = (0, 0, 0, 0);
         let mut check = |knocker: &Arrangement, defender: CardSet| {
             let (bits, own) = (defender.bits(), deadwood(defender));
             let (chains, n) = chains(knocker, bits);
@@ -948,28 +1064,24 @@ mod tests {
             let sum: u32 = chains[..n].iter().map(|c| c.cards.count_ones()).sum();
             let union = chains[..n].iter().fold(0, |u, c| u | c.cards);
             shared += usize::from(sum > union.count_ones() && laid != 0);
+            let whole = chains[..n].iter().filter(|c| c.cards & meldable == 0);
+            mixed += usize::from(whole.count() > 0 && union & meldable != 0);
         };
         knocks(10_000, |hand, defender, limit| {
             check(&showdown(hand, defender, limit).unwrap().knocker, defender);
             check(&best_arrangement(hand), defender);
         });
-        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(44);
-        for i in 0..20_000u32 {
-            let deck = crate::engine::Deck::shuffled(&mut rng);
-            let low = (i % 8) as u8;
-            let cards: Vec<_> = deck
-                .cards()
-                .iter()
-                .copied()
-                .filter(|c| (low..low + 5).contains(&(c.rank() as u8)))
-                .collect();
-            let knocker: CardSet = cards[..10].iter().copied().collect();
-            let defender: CardSet = cards[10..20].iter().copied().collect();
-            check(&best_arrangement(knocker), defender);
-        }
+        window_deals(
+            44,
+            20_000,
+            |i| ((i % 8) as u8, 5),
+            |knocker, defender| {
+                check(&best_arrangement(knocker), defender);
+            },
+        );
         assert!(
-            dead > 3_000 && live > 3_000 && shared > 100,
-            "{dead} dead, {live} live, {shared} shared"
+            dead > 3_000 && live > 3_000 && shared > 100 && mixed > 1_000,
+            "{dead} dead, {live} live, {shared} shared, {mixed} mixed"
         );
     }
 
@@ -1068,6 +1180,95 @@ mod tests {
             skipped > 10_000 && searched > 10_000,
             "{skipped} / {searched}"
         );
+    }
+
+    /// [`runner_up`] is the least deadwood of the knocker's other
+    /// arrangements, every one the search enumerates counted, for play-like
+    /// knocks and for hands from a few adjacent ranks (sets and runs
+    /// competing for cards, four of a rank, several open set ranks).
+    #[test]
+    fn runner_up_is_the_next_least_deadwood() {
+        let mut seen = [0usize; 3];
+        let mut check = |hand: CardSet| {
+            let (plain, dead) = least_arrangement(hand);
+            let mut next = u32::MAX;
+            each_arrangement(hand, 255, &mut |a, d| {
+                if a != plain {
+                    next = next.min(d);
+                }
+            });
+            assert_eq!(runner_up(&plain, u32::from(dead)), next, "{hand}");
+            let (_, open, _) = split_set_ranks(hand.bits());
+            seen[usize::from(next == u32::MAX)] += 1;
+            seen[2] += usize::from(open != 0);
+        };
+        knocks(20_000, |hand, _, _| check(hand));
+        let window = |i: u32| ((i % 9) as u8, 5 + (i % 3) as u8);
+        window_deals(45, 20_000, window, |knocker, _| check(knocker));
+        assert!(
+            seen[0] > 20_000 && seen[1] > 100 && seen[2] > 5_000,
+            "{seen:?}"
+        );
+    }
+
+    /// Knocks whose defender lays off something that helps it against the
+    /// knocker's least-deadwood arrangement, from play-like hands, from a
+    /// few adjacent ranks, and the vectors' knockers (10 cards within the
+    /// limit) against their defenders: the search with its shortcut
+    /// returns what the search without it returns (key, arrangement and
+    /// lay-offs), at the least knock limit, wider ones and none, and the
+    /// margin is the unbounded search's.
+    #[test]
+    fn shortcut_changes_no_search() {
+        let (mut short, mut searched) = (0, 0);
+        let mut check = |knocker: CardSet, defender: CardSet| {
+            let (plain, dead) = least_arrangement(knocker);
+            let own = deadwood(defender);
+            let (layoffs, left) = reply(&plain, defender, own);
+            if dead == 0 || left == own {
+                return;
+            }
+            let start = Plain {
+                arrangement: plain,
+                layoffs,
+                key: key(left, dead),
+            };
+            for limit in [dead, dead + 3, dead.max(10), 200] {
+                let got = knock_search(defender, own, limit, &start);
+                assert_eq!(
+                    got,
+                    search_arrangements(defender, own, limit, &start),
+                    "{knocker} against {defender}, limit {limit}"
+                );
+                let (a, laid) = unbounded_knock(knocker, defender, limit);
+                let want = key(deadwood(defender - laid), a.deadwood() as u8);
+                assert_eq!(got.unwrap().0, want, "{knocker} against {defender}");
+                let next = runner_up(&plain, u32::from(dead));
+                if next > u32::from(limit) || key(own, next as u8) < start.key {
+                    short += 1;
+                } else {
+                    searched += 1;
+                }
+            }
+        };
+        knocks(30_000, |hand, defender, _| check(hand, defender));
+        let window = |i: u32| ((i % 8) as u8, 5 + (i % 2) as u8);
+        window_deals(46, 30_000, window, |knocker, defender| {
+            if deadwood(knocker) <= 10 {
+                check(knocker, defender);
+            }
+        });
+        let vectors = include_str!("../../tests/data/vectors/showdown.csv");
+        for row in vectors.lines().skip(1) {
+            let mut fields = row.split(',');
+            let knocker: Arrangement = fields.next().unwrap().parse().unwrap();
+            let defender = set(fields.next().unwrap());
+            let hand = knocker.hand();
+            if hand.len() == 10 && deadwood(hand) <= 10 {
+                check(hand, defender);
+            }
+        }
+        assert!(short > 20_000 && searched > 5_000, "{short} / {searched}");
     }
 
     #[test]

@@ -227,6 +227,16 @@ pub fn best_discard(hand: CardSet) -> Option<Discard> {
         return Some(unpack(lanes_discard(bits).1));
     }
     let (forced, open, run) = split_set_ranks(bits);
+    if open == 0 {
+        // Only forced sets (as often as not when a rank is held three
+        // times): when the lanes' best discard saves deadwood, it leaves
+        // less than `total`, the least a set's card can leave (below), so
+        // it is the best discard.
+        let (total, from_lane) = lanes_discard(bits & !forced);
+        if from_lane >> 8 < total {
+            return Some(unpack(from_lane));
+        }
+    }
     // Candidates are packed as `deadwood << 8 | (255 - key)` with key =
     // 4 * rank + suit, so the minimum is the least deadwood, then the highest card.
     let pack = |dw: u32, rank: u32, suit: u32| dw << 8 | (255 - (4 * rank + suit));
@@ -328,6 +338,78 @@ mod tests {
         // A lone 3-card set: one card goes, two become deadwood.
         let d = best_discard(set("5C 5D 5H")).unwrap();
         assert_eq!((d.card.to_string().as_str(), d.deadwood), ("5H", 10));
+    }
+
+    /// `best_discard` is the card whose removal leaves the least deadwood,
+    /// ties to the higher rank then suit, on random 10- and 11-card hands
+    /// from the deck and from a few adjacent ranks: no rank held three
+    /// times, only forced set ranks (a lane's discard saving deadwood, and
+    /// none: a set's card or a meld's end goes), and open ones.
+    #[test]
+    fn best_discard_is_the_least_removal() {
+        use crate::engine::Deck;
+        use rand::SeedableRng;
+        use rand_pcg::Pcg64Mcg;
+
+        let mut rng = Pcg64Mcg::seed_from_u64(48);
+        let mut kinds = [0; 4];
+        for i in 0..90_000u32 {
+            let deck = Deck::shuffled(&mut rng);
+            let size = 10 + (i % 2) as usize;
+            let hand: CardSet = if i % 3 == 2 {
+                // Melds only (a set of three or a run of three to five at
+                // the top card's rank and suit), then a card or none.
+                let mut hand = CardSet::EMPTY;
+                for &card in deck.cards() {
+                    let (rank, suit) = (card.rank() as u32, card.suit() as u32);
+                    let meld = if rank % 2 == 0 {
+                        (RANK_STRIDE << rank) & !(1 << (16 * ((suit + 1) % 4) + rank))
+                    } else {
+                        ((1u64 << (3 + rank % 3)) - 1) << rank.min(8) << (16 * suit)
+                    };
+                    let meld = CardSet::from_bits_truncate(meld);
+                    if hand.is_disjoint(meld) && (hand | meld).len() as usize <= size {
+                        hand |= meld;
+                    }
+                }
+                let extra = deck.cards().iter().find(|c| !hand.contains(**c));
+                match extra {
+                    Some(&card) if hand.len() < size as u32 && i % 4 != 0 => hand.with(card),
+                    _ => hand,
+                }
+            } else {
+                let low = (i % 9) as u8;
+                let width = if i % 3 == 0 { 13 } else { 5 + (i % 2) as u8 };
+                deck.cards()
+                    .iter()
+                    .copied()
+                    .filter(|c| (low..low + width).contains(&(c.rank() as u8)))
+                    .take(size)
+                    .collect()
+            };
+            let want = hand
+                .into_iter()
+                .map(|card| {
+                    let key = std::cmp::Reverse((card.rank(), card.suit()));
+                    (deadwood(hand.without(card)), key, card)
+                })
+                .min()
+                .unwrap();
+            let got = best_discard(hand).unwrap();
+            assert_eq!((got.deadwood, got.card), (want.0, want.2), "{hand}");
+            let bits = hand.bits();
+            kinds[match split_set_ranks(bits) {
+                (0, 0, _) => 0,
+                (forced, 0, _)
+                    if lanes_discard(bits & !forced).1 >> 8 < runs_deadwood(bits & !forced) =>
+                {
+                    1
+                }
+                (_, 0, _) => 2,
+                _ => 3,
+            }] += 1;
+        }
+        assert!(kinds.iter().all(|&n| n > 1_000), "{kinds:?}");
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! | [`RUN_MELDED`] | the cards melded in the optimum chosen (tie-break below) | 13 bits, `u16` |
 //! | [`TOGGLE`] | per rank `r`: `RUN_DEADWOOD[m ^ (1 << r)]`, the lane with that card removed or added (16 bytes, one vector a lane; bytes 13..16 are 255) | `[u8; 16]` |
 //! | [`REMOVAL`] | the least `RUN_DEADWOOD` of the lane less one of its cards, and the ranks reaching it | `u32`: bits 16..24 and 0..13 |
+//! | [`RUN_GAP`] | how much more deadwood than `RUN_DEADWOOD` the lane's next best runs leave (255: no run) | ≤ 30, `u8` |
 //! | [`DISCARD`] | packed: `RUN_DEADWOOD`, and the lane's best single discard: its rank and its gain `RUN_DEADWOOD[m] − min_c RUN_DEADWOOD[m − c]` | `u32`, layout below |
 //!
 //! [`DISCARD`] packs all the best-discard search needs of a lane into one
@@ -157,6 +158,43 @@ const fn build_removal_table() -> [u32; LANE_MASKS] {
 /// ([`super::least_discards`]).
 pub static REMOVAL: [u32; LANE_MASKS] = build_removal_table();
 
+const fn build_gap_table() -> [u8; LANE_MASKS] {
+    let mut table = [u8::MAX; LANE_MASKS];
+    let mut m = 0;
+    while m < LANE_MASKS {
+        // Each block of three or more adjacent cards: a longer one can lose
+        // its lowest card, a block of three only all of its cards.
+        let mut left = m as u32;
+        while left != 0 {
+            let low = left.trailing_zeros();
+            let len = (left >> low).trailing_ones();
+            let gap = if len >= 4 {
+                rank_value(low)
+            } else if len == 3 {
+                rank_value(low) + rank_value(low + 1) + rank_value(low + 2)
+            } else {
+                u8::MAX
+            };
+            if gap < table[m] {
+                table[m] = gap;
+            }
+            left &= !(((1u32 << len) - 1) << low);
+        }
+        m += 1;
+    }
+    table
+}
+
+/// Per lane: the least extra deadwood, over [`RUN_DEADWOOD`], of the
+/// lane's cards melded in runs other than [`RUN_MELDED`]'s (255 when the
+/// lane has no run). The least deadwood melds every block of three or more
+/// adjacent cards whole (cards have positive values); any other melding
+/// leaves out some card of a block: of a block of four or more, at least
+/// its value, which leaving out the block's lowest card reaches; of a
+/// block of three, the whole block. For the knock search's shortcut
+/// ([`super::layoff`]).
+pub static RUN_GAP: [u8; LANE_MASKS] = build_gap_table();
+
 /// The gain field's offset: `gain + GAIN_BIAS` is stored, so 0 means "no card".
 pub const GAIN_BIAS: u32 = 128;
 
@@ -183,6 +221,42 @@ mod tests {
         assert_eq!(DISCARD[0b111] >> 10 & 0xF, 2);
         assert_eq!(DISCARD[0b111] >> 16, GAIN_BIAS - 3);
         assert_eq!(DISCARD[0], 0);
+    }
+
+    /// [`RUN_GAP`] is the least deadwood over every other melding of the
+    /// lane (every subset of its cards whose blocks of adjacent cards are
+    /// three or more long) less the least, from all 3^13 subsets of lanes.
+    #[test]
+    fn gap_is_the_next_best_melding() {
+        for m in 0..LANE_MASKS {
+            let mut gap = u8::MAX;
+            // Every subset of the lane, as the cards melded.
+            let mut melded = m;
+            loop {
+                let mut bits = melded;
+                let mut runs = true;
+                while bits != 0 {
+                    let len = (bits >> bits.trailing_zeros()).trailing_ones();
+                    runs &= len >= 3;
+                    bits &= !(((1 << len) - 1) << bits.trailing_zeros());
+                }
+                if runs && melded != RUN_MELDED[m] as usize {
+                    let dead: u32 = (0..13)
+                        .filter(|&r| (m & !melded) >> r & 1 == 1)
+                        .map(|r| rank_value(r) as u32)
+                        .sum();
+                    gap = gap.min((dead - u32::from(RUN_DEADWOOD[m])) as u8);
+                }
+                if melded == 0 {
+                    break;
+                }
+                melded = (melded - 1) & m;
+            }
+            assert_eq!(RUN_GAP[m], gap, "mask {m:#b}");
+        }
+        assert_eq!(RUN_GAP[0b1111], 1);
+        assert_eq!(RUN_GAP[0b1110_0000_0111], 6);
+        assert_eq!(RUN_GAP[0b1011], u8::MAX);
     }
 
     #[test]
