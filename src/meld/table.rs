@@ -192,7 +192,7 @@ const fn build_gap_table() -> [u8; LANE_MASKS] {
 /// leaves out some card of a block: of a block of four or more, at least
 /// its value, which leaving out the block's lowest card reaches; of a
 /// block of three, the whole block. For the knock search's shortcut
-/// ([`super::layoff`]).
+/// (`layoff.rs`).
 pub static RUN_GAP: [u8; LANE_MASKS] = build_gap_table();
 
 /// The gain field's offset: `gain + GAIN_BIAS` is stored, so 0 means "no card".
