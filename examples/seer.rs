@@ -43,8 +43,8 @@
 //! Under eaai rules, whole games to 100. Game `g` deals the same decks, and
 //! seats the players the same way, in both runs (its deck stream and the
 //! players' seeds come from `--seed` and `g` alone), so the two runs are
-//! paired by game; the interval of the difference is over the games, which
-//! are independent. Games run in parallel (rayon); the output does not
+//! paired by game; the interval of the difference (Student t) is over the
+//! games, which are independent, and the win rates' are Wilson intervals. Games run in parallel (rayon); the output does not
 //! depend on the thread count.
 
 #[path = "common/args.rs"]
@@ -60,6 +60,7 @@ use ginlab::engine::{
 };
 use ginlab::meld;
 use ginlab::rules::Rules;
+use ginlab::stats::{Moments, Z95, rate, wilson};
 use ginlab::strategy::{
     Decision, McConfig, McParams, MonteCarlo, Profile, WorldWeight, best_discard_except, joins_meld,
 };
@@ -78,7 +79,7 @@ enum Role {
         hand: Arc<AtomicU64>,
         told: u32,
         at: At,
-        tell: Tell,
+        class: Class,
         keys: Box<[u64; 64]>,
         rng: Pcg64Mcg,
     },
@@ -101,10 +102,17 @@ enum At {
 /// What the seer is told.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Tell {
-    /// Cards of the opponent's hand (`--told` of them).
-    Hand,
+    /// Cards of the opponent's hand (`--told` of them), of a class.
+    Cards(Class),
     /// Only the hand's least deadwood.
     Deadwood,
+}
+
+/// Which of the opponent's cards a seer may be told.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Class {
+    /// Any.
+    Hand,
     /// Only the cards near the seer's own: of a rank it holds, or of a
     /// suit it holds within two ranks of one of its cards (the cards
     /// that meld with its hand: its outs, and what its discards would
@@ -115,6 +123,21 @@ enum Tell {
     /// Only its outs: the cards that would join a meld of its hand
     /// (`strategy::joins_meld`), a part of the near ones.
     Outs,
+}
+
+impl Class {
+    /// The cards of this class for a seer holding `hand`.
+    fn cards(self, hand: CardSet) -> CardSet {
+        match self {
+            Class::Hand => CardSet::ALL,
+            Class::Near => near(hand),
+            Class::Far => CardSet::ALL - near(hand),
+            Class::Outs => CardSet::ALL
+                .iter()
+                .filter(|&c| joins_meld(hand, c))
+                .collect(),
+        }
+    }
 }
 
 /// The cards of a rank in `hand`, or within two ranks of one of its cards
@@ -194,7 +217,7 @@ impl Player {
             hand,
             told,
             at,
-            tell,
+            class,
             keys,
             ..
         } = &self.role
@@ -204,16 +227,8 @@ impl Player {
             assert_eq!(cards.len(), view.opponent_cards, "the opponent's hand");
             assert!(cards.is_superset(view.opponent_known));
             assert!(cards.is_disjoint(view.hand));
-            let class = match tell {
-                Tell::Near => near(view.hand).bits(),
-                Tell::Far => !near(view.hand).bits(),
-                Tell::Outs => CardSet::ALL
-                    .iter()
-                    .filter(|&c| joins_meld(view.hand, c))
-                    .fold(0, |bits, c| bits | 1 << c.bit()),
-                Tell::Hand | Tell::Deadwood => u64::MAX,
-            };
-            let unknown = cards.bits() & !view.opponent_known.bits() & class;
+            let unknown =
+                cards.bits() & !view.opponent_known.bits() & class.cards(view.hand).bits();
             let mut rest: Vec<u32> = (0..64).filter(|b| unknown >> b & 1 == 1).collect();
             rest.sort_by_key(|&bit| keys[bit as usize]);
             let mut known = view.opponent_known.bits();
@@ -288,16 +303,17 @@ fn game(
     }
     let mut mc = Player {
         inner: Box::new(inner),
-        role: seer
-            .filter(|s| s.2 != Tell::Deadwood)
-            .map_or(Role::Plain, |(told, at, tell)| Role::Told {
+        role: match seer {
+            Some((told, at, Tell::Cards(class))) => Role::Told {
                 hand: hand.clone(),
                 told,
                 at,
-                tell,
+                class,
                 keys: Box::new([0; 64]),
                 rng: Pcg64Mcg::seed_from_u64(seed ^ (g + 1).wrapping_mul(0x6a09_e667)),
-            }),
+            },
+            Some((_, _, Tell::Deadwood)) | None => Role::Plain,
+        },
     };
     let mut other = Player {
         inner: opponent.build(seed ^ (g + 1).wrapping_mul(0x9e37_79b9)),
@@ -314,12 +330,16 @@ fn game(
     result.winner == seat
 }
 
-/// The mean of `xs` and its 95 % half-width (normal, over the items).
-fn mean_half(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let m = xs.iter().sum::<f64>() / n;
-    let v = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (m, 1.96 * (v / n).sqrt())
+/// A win rate of `wins` games in `games` and its 95 % Wilson interval,
+/// in percent, for printing.
+fn rate_line(wins: u64, games: u64) -> String {
+    let (lo, hi) = wilson(wins, games, Z95);
+    format!(
+        "{:.1} % [{:.1}, {:.1}]",
+        100.0 * rate(wins, games),
+        100.0 * lo,
+        100.0 * hi
+    )
 }
 
 /// The value of `flag` in `args` among `options` (name, value), the first
@@ -352,11 +372,11 @@ fn main() {
         &args,
         "--tell",
         &[
-            ("hand", Tell::Hand),
+            ("hand", Tell::Cards(Class::Hand)),
             ("deadwood", Tell::Deadwood),
-            ("near", Tell::Near),
-            ("far", Tell::Far),
-            ("outs", Tell::Outs),
+            ("near", Tell::Cards(Class::Near)),
+            ("far", Tell::Cards(Class::Far)),
+            ("outs", Tell::Cards(Class::Outs)),
         ],
     );
     let games: u64 = arg(&args, "--games", 200);
@@ -388,31 +408,31 @@ fn main() {
             )
         })
         .collect();
-    let of = |f: &dyn Fn(&(bool, bool)) -> f64| wins.iter().map(f).collect::<Vec<f64>>();
-    let (plain, plain_h) = mean_half(&of(&|w| f64::from(u8::from(w.0))));
-    let (seer, seer_h) = mean_half(&of(&|w| f64::from(u8::from(w.1))));
-    let (diff, diff_h) = mean_half(&of(&|w| {
-        f64::from(u8::from(w.1)) - f64::from(u8::from(w.0))
-    }));
+    let plain = wins.iter().filter(|w| w.0).count() as u64;
+    let seer = wins.iter().filter(|w| w.1).count() as u64;
+    // The paired difference, game by game (each -1, 0 or 1): the games
+    // are the independent units, so its t interval is over them.
+    let mut diff = Moments::default();
+    for &(p, s) in &wins {
+        diff.add(i64::from(s) - i64::from(p));
+    }
+    let (d, d_lo, d_hi) = diff.t_interval(0.95);
     println!(
         "{games} eaai games of {} against {}, seed {seed}",
         args[0], args[1]
     );
+    println!("  plain: {}", rate_line(plain, games));
     println!(
-        "  plain: {:.1} % [{:.1}, {:.1}]",
-        100.0 * plain,
-        100.0 * (plain - plain_h),
-        100.0 * (plain + plain_h)
-    );
-    println!(
-        "  seer (told {}{}): {:.1} % [{:.1}, {:.1}]",
+        "  seer (told {}{}): {}",
         match (tell, told) {
             (Tell::Deadwood, _) => format!("the opponent's deadwood, within {DEADWOOD_TOLERANCE}"),
-            (Tell::Hand, 10..) => "all of the opponent's unknown cards".to_owned(),
-            (Tell::Hand, k) => format!("{k} of the opponent's unknown cards"),
-            (Tell::Near, _) => "the opponent's unknown cards near its own".to_owned(),
-            (Tell::Far, _) => "the opponent's unknown cards far from its own".to_owned(),
-            (Tell::Outs, _) => "the opponent's unknown cards that are its outs".to_owned(),
+            (Tell::Cards(Class::Hand), 10..) => "all of the opponent's unknown cards".to_owned(),
+            (Tell::Cards(Class::Hand), k) => format!("{k} of the opponent's unknown cards"),
+            (Tell::Cards(Class::Near), _) => "the opponent's unknown cards near its own".to_owned(),
+            (Tell::Cards(Class::Far), _) =>
+                "the opponent's unknown cards far from its own".to_owned(),
+            (Tell::Cards(Class::Outs), _) =>
+                "the opponent's unknown cards that are its outs".to_owned(),
         },
         match at {
             At::Any => "",
@@ -421,14 +441,77 @@ fn main() {
             At::Knock => ", at its turn ends with a legal knock only",
             At::Discard => ", at its turn ends without a legal knock only",
         },
-        100.0 * seer,
-        100.0 * (seer - seer_h),
-        100.0 * (seer + seer_h)
+        rate_line(seer, games)
     );
     println!(
         "  seer - plain, paired by game: {:+.1} points [{:+.1}, {:+.1}]",
-        100.0 * diff,
-        100.0 * (diff - diff_h),
-        100.0 * (diff + diff_h)
+        100.0 * d,
+        100.0 * d_lo,
+        100.0 * d_hi
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ginlab::cards::Card;
+
+    /// Near by its definition, card by card.
+    fn near_by_definition(hand: CardSet) -> CardSet {
+        Card::ALL
+            .into_iter()
+            .filter(|c| {
+                hand.iter().any(|h| {
+                    h.rank() == c.rank()
+                        || h.suit() == c.suit() && h.rank().index().abs_diff(c.rank().index()) <= 2
+                })
+            })
+            .collect()
+    }
+
+    /// 2,000 hands of about ten cards (each card with chance 1/5).
+    fn random_hands(seed: u64) -> impl Iterator<Item = CardSet> {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        (0..2_000).map(move |_| {
+            Card::ALL
+                .into_iter()
+                .filter(|_| rng.random_range(0..5) == 0)
+                .collect()
+        })
+    }
+
+    fn cards(text: &str) -> CardSet {
+        text.parse().expect("cards")
+    }
+
+    #[test]
+    fn near_is_a_rank_held_or_two_ranks_in_a_suit_held() {
+        // The ends of a suit stop at the ace and the king.
+        assert_eq!(
+            near(cards("7h ks ad")),
+            cards("7c 7d 7h 7s 5h 6h 8h 9h kc kd kh ks js qs ac ad ah as 2d 3d")
+        );
+        for hand in random_hands(7) {
+            assert_eq!(near(hand), near_by_definition(hand), "{hand}");
+        }
+    }
+
+    #[test]
+    fn classes_split_the_cards() {
+        for hand in random_hands(8) {
+            let (near, far) = (Class::Near.cards(hand), Class::Far.cards(hand));
+            assert!(near.is_disjoint(far));
+            assert_eq!(near | far, Class::Hand.cards(hand));
+            // An out (a card completing a meld of the hand) is near it.
+            let outs = Class::Outs.cards(hand);
+            assert!(near.is_superset(outs), "{hand}");
+            for c in Card::ALL {
+                assert_eq!(
+                    outs.contains(c),
+                    meld::meldable(hand.with(c)).contains(c),
+                    "{c} with {hand}"
+                );
+            }
+        }
+    }
 }
