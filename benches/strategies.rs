@@ -51,6 +51,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use ginlab::engine::{
     Deck, DrawSource, Hand, PlayerView, Seat, Strategy, TurnEnd, ask, play_game, play_hand,
 };
+use ginlab::meld::DiscardMemo;
 use ginlab::rules::Rules;
 use ginlab::strategy::{
     Frozen, Greedy, GreedyRollout, Knowledge, McCaches, McConfig, McParams, MonteCarlo, Profile,
@@ -301,12 +302,15 @@ fn bench_rollouts(c: &mut Criterion) {
             ));
         }
     }
+    // One memo of solves, as a player keeps one, emptied every iteration
+    // (else the iterations after the first would find every hand in it).
+    let memo = DiscardMemo::new();
     let mut group = c.benchmark_group("rollouts");
     for id in ["greedy", "frozen"] {
         let rollouts: Vec<GreedyRollout<'_>> = worlds
             .iter()
             .map(|(view, state, world)| {
-                let rollout = GreedyRollout::new(view, world.opponent, &world.stock);
+                let rollout = GreedyRollout::new(view, world.opponent, &world.stock, &memo);
                 match id {
                     "frozen" => rollout.with_frozen(Seat::A, &frozen[*state]),
                     _ => rollout,
@@ -314,6 +318,7 @@ fn bench_rollouts(c: &mut Criterion) {
             })
             .collect();
         let run = || {
+            memo.clear();
             let mut points = 0u64;
             for rollout in &rollouts {
                 let outcome = black_box(rollout).clone().play([None, None]);

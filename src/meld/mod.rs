@@ -3,6 +3,8 @@
 //! - [`deadwood`]: the minimum deadwood of a hand (any size; built for ≤ 11 cards).
 //! - [`best_arrangement`]: an optimal [`Arrangement`], with a documented tie-break.
 //! - [`best_discard`]: the discard that leaves the least deadwood, ties to the higher card.
+//! - [`DiscardMemo`]: [`best_discard`] remembered, for a caller that solves the same
+//!   hands again (a search player's rollouts).
 //! - [`deadwood_without_each`] / [`deadwood_with_each`]: the batched solver, the
 //!   deadwood of every hand one card away in one call, as a [`PerCard`].
 //! - [`is_big_gin`]: all 11 cards meld.
@@ -62,6 +64,7 @@
 
 mod batch;
 mod layoff;
+mod memo;
 mod solve;
 pub mod table;
 mod text;
@@ -76,6 +79,7 @@ pub use layoff::{
     Showdown, ShowdownError, defender_reply, known_knock_margin, showdown, showdown_margin,
     showdown_with,
 };
+pub use memo::DiscardMemo;
 pub(crate) use solve::least_arrangement;
 pub use solve::{Discard, best_arrangement, best_discard, deadwood, is_big_gin, meldable};
 pub use text::{HandSpec, ParseArrangementError};

@@ -192,7 +192,7 @@ impl Greedy {
         let best = if joins {
             meld::best_discard(with).expect("11 cards")
         } else {
-            best_with_dead(view.hand, now, card, &mut self.spare)
+            best_with_dead(view.hand, now, card, &mut self.spare, solve)
         };
         self.last = Some((with, best));
         best.deadwood < now
@@ -219,7 +219,7 @@ impl Greedy {
             if more != 0 && more & (more - 1) == 0 {
                 let drawn = Card::from_bit(more.trailing_zeros()).expect("a card's bit");
                 if !joins_meld(kept, drawn) {
-                    return best_with_dead(kept, now, drawn, &mut self.spare);
+                    return best_with_dead(kept, now, drawn, &mut self.spare, solve);
                 }
             }
         }
@@ -273,13 +273,15 @@ pub(crate) fn dead_card_thrown(hand: CardSet, now: u8, card: Card) -> bool {
 /// for `hand`'s own best discard `m`; discarding `card` leaves `now`. The
 /// solver's tie-break (higher rank, then suit) picks between the two, as
 /// it would among all the cards ([`dead_card_best`]). A card
-/// [`dead_card_thrown`] says is thrown back is answered without `m`.
+/// [`dead_card_thrown`] says is thrown back is answered without `m`;
+/// `solve` finds `m` (the solver, or a memo of it).
 #[inline(always)]
 pub(crate) fn best_with_dead(
     hand: CardSet,
     now: u8,
     card: Card,
     spare: &mut Option<(CardSet, meld::Discard)>,
+    solve: impl FnOnce(CardSet) -> meld::Discard,
 ) -> meld::Discard {
     if dead_card_thrown(hand, now, card) {
         return meld::Discard {
@@ -290,7 +292,7 @@ pub(crate) fn best_with_dead(
     let spare = match *spare {
         Some((held, best)) if held == hand => best,
         _ => {
-            let best = meld::best_discard(hand).expect("a hand holds cards");
+            let best = solve(hand);
             *spare = Some((hand, best));
             best
         }
@@ -314,6 +316,11 @@ fn dead_card_best(card: Card, now: u8, spare: meld::Discard) -> meld::Discard {
             deadwood: now,
         }
     }
+}
+
+/// [`meld::best_discard`] of a hand that holds cards.
+fn solve(hand: CardSet) -> meld::Discard {
+    meld::best_discard(hand).expect("a hand holds cards")
 }
 
 /// The order of [`meld::best_discard`]'s tie-break: rank, then suit (the
@@ -391,7 +398,7 @@ mod tests {
                 if joins_meld(hand, card) {
                     continue;
                 }
-                let best = best_with_dead(hand, now, card, &mut spare);
+                let best = best_with_dead(hand, now, card, &mut spare, solve);
                 assert_eq!(
                     best,
                     meld::best_discard(hand.with(card)).unwrap(),

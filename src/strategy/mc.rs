@@ -82,7 +82,7 @@ use crate::engine::{
     Action, DrawSource, Hand, Phase, PlayerView, Seat, Strategy, TurnEnd,
     big_gin_legal, legal_discards, pile_allowed, play_hand,
 };
-use crate::meld;
+use crate::meld::{self, DiscardMemo};
 use crate::rules::Rules;
 
 use super::{Greedy, Knowledge, Tracker, best_discard_except};
@@ -149,6 +149,8 @@ pub struct MonteCarlo {
     /// This player's own play in rollouts at the current decision, with
     /// `own_rollout = frozen`.
     frozen: Option<Frozen>,
+    /// The fast rollouts' solves, kept across worlds and decisions.
+    memo: DiscardMemo,
 }
 
 impl std::fmt::Debug for MonteCarlo {
@@ -229,6 +231,7 @@ impl MonteCarlo {
             decisions: [0; 2],
             account,
             frozen: None,
+            memo: DiscardMemo::new(),
         }
     }
 
@@ -431,7 +434,8 @@ impl MonteCarlo {
             // The opponent's hand is solved once for the world, not once a
             // candidate.
             let mut base =
-                GreedyRollout::new(view, world.opponent, &world.stock).solved_for(seat.other());
+                GreedyRollout::new(view, world.opponent, &world.stock, &self.memo)
+                    .solved_for(seat.other());
             if let Some(rules) = &self.frozen {
                 base = base.with_frozen(seat, rules);
                 if let FastOwn::Frozen { turns: Some(turns) } = own {

@@ -111,6 +111,12 @@ pub fn draw_when(view: &PlayerView<'_>, wants: impl FnOnce(Card) -> bool) -> Dra
 #[must_use]
 pub fn best_discard_except(hand: CardSet, banned: Option<Card>) -> meld::Discard {
     let best = meld::best_discard(hand).expect("a hand ending its turn has cards");
+    except(hand, best, banned)
+}
+
+/// [`best_discard_except`] given `best`, the hand's best discard.
+#[inline]
+pub(crate) fn except(hand: CardSet, best: meld::Discard, banned: Option<Card>) -> meld::Discard {
     match banned {
         Some(card) if card == best.card => {
             // The next best: one batched solve, ties to the higher card.

@@ -24,10 +24,10 @@ use crate::cards::{Card, CardSet};
 use crate::engine::{
     Action, DrawSource, Phase, PlayerView, Seat, Side, TurnEnd, big_gin_turn, last_discard_knocks,
 };
-use crate::meld;
+use crate::meld::{self, DiscardMemo};
 use crate::rules::Rules;
 
-use super::super::{best_discard_except, joins_meld};
+use super::super::{best_discard_except, except, joins_meld};
 use super::super::greedy::{best_with_dead, highest_value, sure_discard};
 use super::frozen::Frozen;
 
@@ -82,6 +82,9 @@ pub struct GreedyRollout<'a> {
     gone: CardSet,
     /// A seat that knocks short of gin at only a share of its chances.
     sparing: Option<Sparing>,
+    /// The best discards of hands solved before (by any rollout of the
+    /// memo's owner): the turns of a world's candidates repeat.
+    memo: &'a DiscardMemo,
 }
 
 /// The solves of the deciding seat's hand that are the same in every world
@@ -186,9 +189,14 @@ impl<'a> GreedyRollout<'a> {
     /// The state `view` shows with the opponent holding `opponent` and the
     /// stock `stock` (top first): a world as `sample_world` draws
     /// it, which [`Hand::from_world`](crate::engine::Hand::from_world) would
-    /// accept.
+    /// accept. Its hands are solved through `memo`.
     #[must_use]
-    pub fn new(view: &PlayerView<'a>, opponent: CardSet, stock: &'a [Card]) -> GreedyRollout<'a> {
+    pub fn new(
+        view: &PlayerView<'a>,
+        opponent: CardSet,
+        stock: &'a [Card],
+        memo: &'a DiscardMemo,
+    ) -> GreedyRollout<'a> {
         let mut hands = [CardSet::EMPTY; 2];
         hands[view.seat.index()] = view.hand;
         hands[view.seat.other().index()] = opponent;
@@ -211,6 +219,7 @@ impl<'a> GreedyRollout<'a> {
             frozen_turns: u32::MAX,
             gone: CardSet::EMPTY,
             sparing: None,
+            memo,
         }
     }
 
@@ -400,7 +409,7 @@ impl<'a> GreedyRollout<'a> {
         let hand = self.hands[seat.index()];
         let best = match self.pending.take() {
             Some(best) => best,
-            None => best_discard_except(hand, self.taken),
+            None => except(hand, self.memo.best_discard(hand), self.taken),
         };
         // All 11 cards melding leaves some meld of 4 or more, so
         // the best discard then leaves no deadwood.
@@ -460,7 +469,7 @@ impl<'a> GreedyRollout<'a> {
             return false;
         }
         let best = if joins {
-            meld::best_discard(hand.with(card)).expect("11 cards")
+            self.memo.best_discard(hand.with(card))
         } else {
             self.best_with(own, card, now)
         };
@@ -489,7 +498,7 @@ impl<'a> GreedyRollout<'a> {
             return false;
         }
         let best = if joins {
-            meld::best_discard(hand.with(card)).expect("11 cards")
+            self.memo.best_discard(hand.with(card))
         } else {
             self.best_with(seat, card, now)
         };
@@ -506,7 +515,10 @@ impl<'a> GreedyRollout<'a> {
     #[inline(always)]
     fn best_with(&mut self, seat: Seat, card: Card, now: u8) -> meld::Discard {
         let i = seat.index();
-        best_with_dead(self.hands[i], now, card, &mut self.spare[i])
+        let memo = self.memo;
+        best_with_dead(self.hands[i], now, card, &mut self.spare[i], |hand| {
+            memo.best_discard(hand)
+        })
     }
 
     /// `seat` takes `card` from the pile (the phase is left to the caller).
@@ -768,6 +780,8 @@ mod tests {
     /// the engine ends it.
     #[test]
     fn rollouts_end_as_the_engine_ends_them() {
+        // One memo for all the rollouts, as a player keeps one.
+        let memo = DiscardMemo::new();
         let mut variants = vec![
             Rules::standard(),
             Rules::hoyle(),
@@ -788,7 +802,7 @@ mod tests {
         let mut solved = [0; 2];
         for_each_rollout(&variants, 17, 25, 3, |view, _, world, action, knock_at| {
             let expected = engine(view, world, action, knock_at);
-            let rollout = GreedyRollout::new(view, world.opponent, &world.stock);
+            let rollout = GreedyRollout::new(view, world.opponent, &world.stock, &memo);
             ends_as(rollout.clone(), action, knock_at, &expected, view, world);
             // Given the solves a decision shares (the opponent's hand and
             // this seat's, before and after the action), the same end.
@@ -1037,6 +1051,8 @@ mod tests {
     /// the frozen rules often end a hand otherwise than greedy.
     #[test]
     fn frozen_rollouts_end_as_the_engine_ends_them() {
+        // One memo for all the rollouts, as a player keeps one.
+        let memo = DiscardMemo::new();
         let variants = presets_and_last_discard();
         let (mut compared, mut differ) = (0, [0; 3]);
         for_each_rollout(&variants, 31, 12, 2, |view, knowledge, world, action, knock_at| {
@@ -1063,14 +1079,14 @@ mod tests {
                     play_hand(&mut h, &mut table).unwrap()
                 }
             };
-            let rollout = GreedyRollout::new(view, world.opponent, &world.stock)
+            let rollout = GreedyRollout::new(view, world.opponent, &world.stock, &memo)
                 .with_frozen(seat, &frozen)
                 .frozen_for(turns);
             ends_as(rollout, action, knock_at, &expected, view, world);
             let greedy = engine(view, world, action, knock_at);
             differ[compared % 3] += usize::from(greedy.winner() != expected.winner());
             // No frozen turns, in either order of the builders: greedy.
-            let none = GreedyRollout::new(view, world.opponent, &world.stock);
+            let none = GreedyRollout::new(view, world.opponent, &world.stock, &memo);
             let (a, b) = (none.clone(), none);
             ends_as(a.frozen_for(0).with_frozen(seat, &frozen), action, knock_at, &greedy, view, world);
             ends_as(b.with_frozen(seat, &frozen).frozen_for(0), action, knock_at, &greedy, view, world);
@@ -1128,12 +1144,14 @@ mod tests {
     /// a share between often ends otherwise than both.
     #[test]
     fn rollouts_knocking_at_a_share_end_as_the_engine_ends_them() {
+        // One memo for all the rollouts, as a player keeps one.
+        let memo = DiscardMemo::new();
         let variants = presets_and_last_discard();
         let (mut compared, mut differ) = (0u64, 0u64);
         for_each_rollout(&variants, 47, 12, 2, |view, _, world, action, knock_at| {
             let other = view.seat.other();
             let key = crate::seed::mix(world.opponent.bits() ^ compared);
-            let base = GreedyRollout::new(view, world.opponent, &world.stock);
+            let base = GreedyRollout::new(view, world.opponent, &world.stock, &memo);
             let greedy = engine(view, world, action, knock_at);
             let always = base.clone().knocking_at_share(other, 1.0, key);
             ends_as(always, action, knock_at, &greedy, view, world);
@@ -1176,6 +1194,8 @@ mod tests {
     /// turns.
     #[test]
     fn a_share_takes_that_share_of_the_chances() {
+        // One memo for all the rollouts, as a player keeps one.
+        let memo = DiscardMemo::new();
         let base_rules = Rules::eaai();
         let deck = Deck::shuffled(&mut Pcg64Mcg::seed_from_u64(3));
         let hand = Hand::new(&base_rules, &deck, Seat::A, [0, 0]).unwrap();
@@ -1183,7 +1203,7 @@ mod tests {
         for share in [0.1, 0.3, 0.75] {
             let mut taken = 0;
             for key in 0..200u64 {
-                let sparing = GreedyRollout::new(&view, CardSet::EMPTY, &[])
+                let sparing = GreedyRollout::new(&view, CardSet::EMPTY, &[], &memo)
                     .knocking_at_share(Seat::B, share, crate::seed::mix(key))
                     .sparing
                     .unwrap();
