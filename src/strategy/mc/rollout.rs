@@ -361,6 +361,8 @@ impl<'a> GreedyRollout<'a> {
     /// without building actions or passing through the end-of-turn phase;
     /// the other phases go through [`GreedyRollout::apply`].
     pub fn play(&mut self, knock_at: [Option<u8>; 2]) -> RolloutEnd {
+        // Each seat's knock threshold, within the knock limit.
+        let knock_at = knock_at.map(|k| k.unwrap_or(self.knock_limit).min(self.knock_limit));
         loop {
             let end = match self.phase {
                 Phase::Draw { seat, stock_only } => self.turn(seat, stock_only, knock_at),
@@ -393,7 +395,7 @@ impl<'a> GreedyRollout<'a> {
     /// `seat`'s whole turn from its draw (the pile top if it takes it,
     /// else the stock) to its discard or knock.
     #[inline(always)]
-    fn turn(&mut self, seat: Seat, stock_only: bool, knock_at: [Option<u8>; 2]) -> Option<RolloutEnd> {
+    fn turn(&mut self, seat: Seat, stock_only: bool, knock_at: [u8; 2]) -> Option<RolloutEnd> {
         let top = self.top;
         match top {
             Some(top) if !stock_only && self.takes(seat, top) => self.take(seat, top),
@@ -405,7 +407,7 @@ impl<'a> GreedyRollout<'a> {
     /// The end of `seat`'s turn: big gin, a knock at its threshold (or
     /// forced, `must_knock`), else its discard.
     #[inline(always)]
-    fn end_turn(&mut self, seat: Seat, must_knock: bool, knock_at: [Option<u8>; 2]) -> Option<RolloutEnd> {
+    fn end_turn(&mut self, seat: Seat, must_knock: bool, knock_at: [u8; 2]) -> Option<RolloutEnd> {
         let hand = self.hands[seat.index()];
         let best = match self.pending.take() {
             Some(best) => best,
@@ -420,9 +422,7 @@ impl<'a> GreedyRollout<'a> {
         {
             return Some(self.show_down(seat, 0));
         }
-        let threshold = knock_at[seat.index()]
-            .unwrap_or(self.knock_limit)
-            .min(self.knock_limit);
+        let threshold = knock_at[seat.index()];
         // A seat knocking at a share passes the knocks short of
         // gin that its hash leaves out.
         let passes = || {
