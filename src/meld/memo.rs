@@ -138,5 +138,18 @@ mod tests {
                 "{hand}"
             );
         }
+        assert_eq!(memo.slots[slot(a.bits())].get().0, a.bits());
+    }
+
+    #[test]
+    fn a_cleared_memo_holds_no_hand_and_still_answers() {
+        let memo = DiscardMemo::new();
+        let a: CardSet = "AS 2S 3S 4H 5H 6H 7C 8C 9C KD QD".parse().unwrap();
+        let best = memo.best_discard(a);
+        assert_eq!(memo.slots[slot(a.bits())].get().0, a.bits());
+        memo.clear();
+        assert!(memo.slots.iter().all(|s| s.get().0 == EMPTY));
+        assert_eq!(memo.best_discard(a), best);
+        assert_eq!(memo.slots[slot(a.bits())].get().0, a.bits());
     }
 }
