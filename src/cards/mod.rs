@@ -157,6 +157,18 @@ const RANK_OF_LOW_BITS: [Rank; 16] = {
     ranks
 };
 
+/// The deadwood value of a card's low four bits (13 to 15, never a card's,
+/// read as kings, as in [`RANK_OF_LOW_BITS`]): one load, no arithmetic.
+const VALUE_OF_LOW_BITS: [u8; 16] = {
+    let mut values = [0; 16];
+    let mut r = 0;
+    while r < 16 {
+        values[r] = RANK_OF_LOW_BITS[r].value();
+        r += 1;
+    }
+    values
+};
+
 impl Card {
     /// All 52 cards in index order (clubs A..K, diamonds, hearts, spades).
     pub const ALL: [Card; 52] = {
@@ -194,6 +206,14 @@ impl Card {
         Card(index + 3 * (index / 13))
     }
 
+    /// The card at bit position `bit`, which the caller knows is a card's
+    /// (below 64, and below 13 within its lane); checked in debug builds.
+    #[must_use]
+    pub(crate) const fn from_bit_trusted(bit: u32) -> Card {
+        debug_assert!(bit < 64 && bit % 16 < 13, "a card's bit");
+        Card(bit as u8)
+    }
+
     /// The card at bit position `bit` of a [`CardSet`], or `None` if that bit
     /// is outside the 13 rank bits of a lane.
     #[must_use]
@@ -228,7 +248,7 @@ impl Card {
     /// The deadwood value of the card.
     #[must_use]
     pub const fn value(self) -> u8 {
-        self.rank().value()
+        VALUE_OF_LOW_BITS[(self.0 & 15) as usize]
     }
 
     /// The bit position in a [`CardSet`]: `16 * suit + rank`.
@@ -256,6 +276,10 @@ mod tests {
     fn values() {
         let values: Vec<u8> = Rank::ALL.iter().map(|r| r.value()).collect();
         assert_eq!(values, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]);
+        // A card's value comes from its own table: the same as its rank's.
+        for card in Card::all() {
+            assert_eq!(card.value(), card.rank().value(), "{card}");
+        }
     }
 
     #[test]

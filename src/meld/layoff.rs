@@ -217,7 +217,9 @@ fn chains(knocker: &Arrangement, defender: u64) -> ([Chain; MAX_CHAINS], usize) 
             let rank = RANK_STRIDE << (low % 16);
             let cards = sets & rank;
             sets &= !rank;
-            if cards.count_ones() == 3 {
+            // A set holds three or four cards: three unless it is the
+            // whole rank.
+            if cards != rank {
                 push(Chain {
                     cards: rank & !cards & defender,
                     ascending: true,

@@ -1,7 +1,7 @@
 //! The solver: min deadwood, an optimal arrangement, the best discard.
 //! Tie-breaks are documented in [the `meld` module](crate::meld#tie-breaks).
 
-use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::cards::{Card, CardSet, Suit};
 
 use super::table::{DISCARD, GAIN_BIAS, RUN_DEADWOOD, RUN_MELDED};
 use super::{Arrangement, RANK_STRIDE};
@@ -103,8 +103,12 @@ pub(super) fn for_each_set_choice<F: FnMut(u64)>(
 #[inline(always)]
 fn for_each_choice_of_rank<F: FnMut(u64)>(bits: u64, r: u32, run: u64, chosen: u64, f: &mut F) {
     let present = bits & RANK_STRIDE << r;
-    let four = present.count_ones() == 4;
-    if !four || (present & run).count_ones() >= 2 {
+    // Counted without `count_ones` (a library call's worth of instructions
+    // on baseline x86-64): four cards are the whole rank, and two or more
+    // runnable ones leave a card once the lowest is cleared.
+    let four = present == RANK_STRIDE << r;
+    let runnable = present & run;
+    if !four || runnable & runnable.wrapping_sub(1) != 0 {
         f(chosen);
     }
     f(chosen | present);
@@ -216,6 +220,7 @@ pub struct Discard {
 /// assert_eq!(discard.deadwood, 24);
 /// ```
 #[must_use]
+#[inline]
 pub fn best_discard(hand: CardSet) -> Option<Discard> {
     let bits = hand.bits();
     if bits == 0 {
@@ -223,9 +228,17 @@ pub fn best_discard(hand: CardSet) -> Option<Discard> {
     }
     if set_ranks(bits) == 0 {
         // No rank held three times (most hands): runs only, so the best
-        // discard is the best lane's, with no set choice to visit.
+        // discard is the best lane's, with no set choice to visit. Inlined
+        // into the caller, this path saves and restores no registers.
         return Some(unpack(lanes_discard(bits).1));
     }
+    Some(unpack(discard_with_sets(bits)))
+}
+
+/// [`best_discard`] of a hand holding some rank three times, packed as
+/// there.
+#[inline(never)]
+fn discard_with_sets(bits: u64) -> u32 {
     let (forced, open, run) = split_set_ranks(bits);
     if open == 0 {
         // Only forced sets (as often as not when a rank is held three
@@ -234,9 +247,17 @@ pub fn best_discard(hand: CardSet) -> Option<Discard> {
         // it is the best discard.
         let (total, from_lane) = lanes_discard(bits & !forced);
         if from_lane >> 8 < total {
-            return Some(unpack(from_lane));
+            return from_lane;
         }
     }
+    discard_by_choices(bits, forced, open, run)
+}
+
+/// [`best_discard`] over the set choices of `bits` (its forced sets,
+/// open ranks and runnable cards from [`split_set_ranks`]), packed: kept
+/// out of line so that the paths above need no stack frame.
+#[inline(never)]
+fn discard_by_choices(bits: u64, forced: u64, open: u16, run: u64) -> u32 {
     // Candidates are packed as `deadwood << 8 | (255 - key)` with key =
     // 4 * rank + suit, so the minimum is the least deadwood, then the highest card.
     let pack = |dw: u32, rank: u32, suit: u32| dw << 8 | (255 - (4 * rank + suit));
@@ -282,7 +303,7 @@ pub fn best_discard(hand: CardSet) -> Option<Discard> {
     } else {
         for_each_set_choice(bits, open, run, forced, &mut visit);
     }
-    Some(unpack(best))
+    best
 }
 
 /// The run-only deadwood of `rest` and its best single discard from a
@@ -303,8 +324,9 @@ fn lanes_discard(rest: u64) -> (u32, u32) {
 /// The [`Discard`] of a packed candidate `deadwood << 8 | (255 - key)`.
 #[inline(always)]
 fn unpack(best: u32) -> Discard {
+    // key = 4 * rank + suit, below 52: the card's bit is 16 * suit + rank.
     let key = 255 - (best & 0xFF);
-    let card = Card::new(Rank::new((key / 4) as u8), Suit::new((key % 4) as u8));
+    let card = Card::from_bit_trusted(16 * (key % 4) + key / 4);
     Discard {
         card,
         deadwood: (best >> 8) as u8,
