@@ -183,8 +183,9 @@ impl Greedy {
     /// hand's own ([`best_with_dead`]).
     fn improves(&mut self, view: &PlayerView<'_>, card: Card) -> bool {
         let now = self.now(view.hand);
+        let ten = Ten::new(view.hand, now);
         let joins = joins_meld(view.hand, card);
-        if !joins && card.value() >= now.min(highest_value(view.hand)) {
+        if !joins && ten.never_improves(card) {
             self.last = None;
             return false;
         }
@@ -192,7 +193,7 @@ impl Greedy {
         let best = if joins {
             meld::best_discard(with).expect("11 cards")
         } else {
-            best_with_dead(view.hand, now, card, &mut self.spare, solve)
+            best_with_dead(ten, card, &mut self.spare, solve)
         };
         self.last = Some((with, best));
         best.deadwood < now
@@ -219,7 +220,7 @@ impl Greedy {
             if more != 0 && more & (more - 1) == 0 {
                 let drawn = Card::from_bit(more.trailing_zeros()).expect("a card's bit");
                 if !joins_meld(kept, drawn) {
-                    return best_with_dead(kept, now, drawn, &mut self.spare, solve);
+                    return best_with_dead(Ten::new(kept, now), drawn, &mut self.spare, solve);
                 }
             }
         }
@@ -227,63 +228,101 @@ impl Greedy {
     }
 }
 
-/// The highest card value (ace 1 to 10 for tens and faces) in `hand`, 0
-/// when it is empty.
-pub(crate) fn highest_value(hand: CardSet) -> u8 {
-    let bits = hand.bits();
-    let ranks = (0..4).fold(0u64, |acc, s| acc | (bits >> (16 * s) & 0x1FFF));
-    (64 - ranks.leading_zeros()).min(10) as u8
+/// Ten cards held, their least deadwood, and the ranks they hold: what
+/// greedy's shortcuts for a card that melds with nothing read
+/// ([`Ten::never_improves`], [`Ten::dead_card_thrown`], [`best_with_dead`]).
+/// The ranks are found once for every card a turn asks about (the pile
+/// top, then the stock's card).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ten {
+    /// The cards.
+    pub hand: CardSet,
+    /// Their least deadwood.
+    pub now: u8,
+    /// The ranks held, a 13-bit mask (the OR of the hand's lanes).
+    ranks: u64,
 }
 
-/// Whether `card`, added to `hand` (least deadwood `now`), is the best
-/// discard of the eleven cards, leaving `now`.
-///
-/// When `card` melds with nothing, keeping it and discarding another card
-/// `x` leaves the deadwood of `hand − x` plus the card's value, and removing
-/// `x` saves at most its own value and at most `now`. So `card` is the best
-/// discard (ties go to the higher card) when its value exceeds `now`, or
-/// when it is the highest card of all: a card saving as much as it is worth
-/// is worth at least as much, so it is of a rank at least as high.
-pub(crate) fn sure_discard(hand: CardSet, now: u8, card: Card) -> bool {
-    !joins_meld(hand, card) && dead_card_thrown(hand, now, card)
-}
+impl Ten {
+    /// `hand`, whose least deadwood is `now`.
+    #[inline(always)]
+    pub fn new(hand: CardSet, now: u8) -> Ten {
+        let bits = hand.bits();
+        Ten {
+            hand,
+            now,
+            ranks: (bits | bits >> 16 | bits >> 32 | bits >> 48) & 0x1FFF,
+        }
+    }
 
-/// [`sure_discard`] for a `card` known to meld with nothing in `hand`.
-#[inline]
-pub(crate) fn dead_card_thrown(hand: CardSet, now: u8, card: Card) -> bool {
-    // Bit arithmetic on the card's bit (16 × suit + rank): this runs at
-    // most rollout turns.
-    let bit = card.bit();
-    let (rank, suit) = (bit & 15, bit >> 4);
-    let value = (rank + 1).min(10) as u8;
-    let bits = hand.bits();
-    let ranks = (bits | bits >> 16 | bits >> 32 | bits >> 48) & 0x1FFF;
-    // A card of the hand above `card` in the tie-break order: a higher
-    // rank, or its rank in a higher suit.
-    let higher = ranks >> rank >> 1 != 0 || (bits >> rank & RANK_STRIDE) >> (16 * suit) >> 16 != 0;
-    value > now || !higher
+    /// The highest card value held (ace 1 to 10 for tens and faces), 0
+    /// when the hand is empty.
+    #[inline(always)]
+    pub fn highest_value(self) -> u8 {
+        (64 - self.ranks.leading_zeros()).min(10) as u8
+    }
+
+    /// Whether `card`, known to meld with nothing in the hand, cannot
+    /// lower its deadwood: it lowers it only by replacing a card whose
+    /// removal saves more than the card's own value, and removing a card
+    /// saves at most its value and at most the deadwood there is.
+    #[inline(always)]
+    pub fn never_improves(self, card: Card) -> bool {
+        card.value() >= self.now.min(self.highest_value())
+    }
+
+    /// Whether `card`, added to the hand, is the best discard of the
+    /// eleven cards, leaving `now`.
+    ///
+    /// When `card` melds with nothing, keeping it and discarding another
+    /// card `x` leaves the deadwood of `hand − x` plus the card's value,
+    /// and removing `x` saves at most its own value and at most `now`. So
+    /// `card` is the best discard (ties go to the higher card) when its
+    /// value exceeds `now`, or when it is the highest card of all: a card
+    /// saving as much as it is worth is worth at least as much, so it is of
+    /// a rank at least as high.
+    #[inline(always)]
+    pub fn sure_discard(self, card: Card) -> bool {
+        !joins_meld(self.hand, card) && self.dead_card_thrown(card)
+    }
+
+    /// [`Ten::sure_discard`] for a `card` known to meld with nothing in
+    /// the hand.
+    #[inline(always)]
+    pub fn dead_card_thrown(self, card: Card) -> bool {
+        // Bit arithmetic on the card's bit (16 × suit + rank): this runs at
+        // most rollout turns.
+        let bit = card.bit();
+        let (rank, suit) = (bit & 15, bit >> 4);
+        let bits = self.hand.bits();
+        // A card of the hand above `card` in the tie-break order: a higher
+        // rank, or its rank in a higher suit.
+        let higher =
+            self.ranks >> rank >> 1 != 0 || (bits >> rank & RANK_STRIDE) >> (16 * suit) >> 16 != 0;
+        card.value() > self.now || !higher
+    }
 }
 
 /// `meld::best_discard(hand + card)` for a `card` that melds with nothing
-/// in `hand` (least deadwood `now`), from the best discard of `hand`
-/// itself, kept in `spare` with its hand while the hand is unchanged.
+/// in `ten`'s hand (least deadwood `now`), from the best discard of the
+/// hand itself, kept in `spare` with its hand while the hand is unchanged.
 ///
 /// Such a card is dead in every arrangement of `hand + card − d`, so
 /// discarding `d ≠ card` leaves `deadwood(hand − d) + value(card)`, least
 /// for `hand`'s own best discard `m`; discarding `card` leaves `now`. The
 /// solver's tie-break (higher rank, then suit) picks between the two, as
 /// it would among all the cards ([`dead_card_best`]). A card
-/// [`dead_card_thrown`] says is thrown back is answered without `m`;
+/// [`Ten::dead_card_thrown`] says is thrown back is answered without `m`;
 /// `solve` finds `m` (the solver, or a memo of it).
 #[inline(always)]
 pub(crate) fn best_with_dead(
-    hand: CardSet,
-    now: u8,
+    ten: Ten,
     card: Card,
     spare: &mut Option<(CardSet, meld::Discard)>,
     solve: impl FnOnce(CardSet) -> meld::Discard,
 ) -> meld::Discard {
-    if dead_card_thrown(hand, now, card) {
+    let Ten { hand, now, .. } = ten;
+    if ten.dead_card_thrown(card) {
         return meld::Discard {
             card,
             deadwood: now,
@@ -398,7 +437,7 @@ mod tests {
                 if joins_meld(hand, card) {
                     continue;
                 }
-                let best = best_with_dead(hand, now, card, &mut spare, solve);
+                let best = best_with_dead(Ten::new(hand, now), card, &mut spare, solve);
                 assert_eq!(
                     best,
                     meld::best_discard(hand.with(card)).unwrap(),

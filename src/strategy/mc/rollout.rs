@@ -28,7 +28,7 @@ use crate::meld::{self, DiscardMemo};
 use crate::rules::Rules;
 
 use super::super::{best_discard_except, except, joins_meld};
-use super::super::greedy::{best_with_dead, highest_value, sure_discard};
+use super::super::greedy::{Ten, best_with_dead};
 use super::frozen::Frozen;
 
 /// How a rollout ended: what [`HandOutcome::winner`](crate::engine::HandOutcome::winner)
@@ -333,7 +333,8 @@ impl<'a> GreedyRollout<'a> {
                 return Some(RolloutEnd::NONE);
             }
             (Phase::Draw { .. }, Action::Draw(DrawSource::Stock)) => {
-                self.draw_stock(seat);
+                let ten = self.deadwood[i].map(|now| Ten::new(self.hands[i], now));
+                self.pending = self.draw_stock(seat, ten);
                 self.phase = Phase::EndTurn {
                     seat,
                     must_knock: false,
@@ -343,10 +344,12 @@ impl<'a> GreedyRollout<'a> {
                 return Some(self.show_down(seat, 0));
             }
             (Phase::EndTurn { .. }, Action::EndTurn(TurnEnd::Knock(card))) => {
+                self.pending = None;
                 self.hands[i].remove(card);
                 return Some(self.show_down(seat, meld::deadwood(self.hands[i])));
             }
             (Phase::EndTurn { .. }, Action::EndTurn(TurnEnd::Discard(card))) => {
+                self.pending = None;
                 return self.discard(seat, card, None);
             }
             (phase, action) => unreachable!("{action:?} is not legal in {phase:?}"),
@@ -366,11 +369,15 @@ impl<'a> GreedyRollout<'a> {
         loop {
             let end = match self.phase {
                 Phase::Draw { seat, stock_only } => self.turn(seat, stock_only, knock_at),
-                Phase::EndTurn { seat, must_knock } => self.end_turn(seat, must_knock, knock_at),
+                Phase::EndTurn { seat, must_knock } => {
+                    let pending = self.pending.take();
+                    self.end_turn(seat, must_knock, knock_at, pending)
+                }
                 Phase::UpcardOffer { seat } => {
                     let card = self.upcard.expect("an upcard offer has an upcard");
-                    let take = self.takes(seat, card);
-                    self.apply(Action::TakeUpcard(take))
+                    let ten = self.ten(seat);
+                    self.pending = self.takes(seat, ten, card);
+                    self.apply(Action::TakeUpcard(self.pending.is_some()))
                 }
                 Phase::LastChance { seat } => {
                     let hand = self.hands[seat.index()];
@@ -393,23 +400,50 @@ impl<'a> GreedyRollout<'a> {
     }
 
     /// `seat`'s whole turn from its draw (the pile top if it takes it,
-    /// else the stock) to its discard or knock.
+    /// else the stock) to its discard or knock. The best discard a draw
+    /// finds goes straight to the turn's end, not through `pending`.
     #[inline(always)]
     fn turn(&mut self, seat: Seat, stock_only: bool, knock_at: [u8; 2]) -> Option<RolloutEnd> {
-        let top = self.top;
-        match top {
-            Some(top) if !stock_only && self.takes(seat, top) => self.take(seat, top),
-            _ => self.draw_stock(seat),
-        }
-        self.end_turn(seat, false, knock_at)
+        let ten = match self.top {
+            Some(top) if !stock_only => {
+                let ten = self.ten(seat);
+                if let Some(best) = self.takes(seat, ten, top) {
+                    self.take(seat, top);
+                    return self.end_turn(seat, false, knock_at, Some(best));
+                }
+                Some(ten)
+            }
+            _ => {
+                let i = seat.index();
+                self.deadwood[i].map(|now| Ten::new(self.hands[i], now))
+            }
+        };
+        let pending = self.draw_stock(seat, ten);
+        self.end_turn(seat, false, knock_at, pending)
+    }
+
+    /// `seat`'s 10 cards and their least deadwood (solved now if not
+    /// known, and kept).
+    #[inline(always)]
+    fn ten(&mut self, seat: Seat) -> Ten {
+        let i = seat.index();
+        let hand = self.hands[i];
+        Ten::new(hand, *self.deadwood[i].get_or_insert_with(|| meld::deadwood(hand)))
     }
 
     /// The end of `seat`'s turn: big gin, a knock at its threshold (or
-    /// forced, `must_knock`), else its discard.
+    /// forced, `must_knock`), else its discard. `pending` is the best
+    /// discard of the cards held if the draw found it.
     #[inline(always)]
-    fn end_turn(&mut self, seat: Seat, must_knock: bool, knock_at: [u8; 2]) -> Option<RolloutEnd> {
+    fn end_turn(
+        &mut self,
+        seat: Seat,
+        must_knock: bool,
+        knock_at: [u8; 2],
+        pending: Option<meld::Discard>,
+    ) -> Option<RolloutEnd> {
         let hand = self.hands[seat.index()];
-        let best = match self.pending.take() {
+        let best = match pending {
             Some(best) => best,
             None => except(hand, self.memo.best_discard(hand), self.taken),
         };
@@ -448,75 +482,60 @@ impl<'a> GreedyRollout<'a> {
         self.discard(seat, throw.card, Some(throw.deadwood))
     }
 
-    /// Whether `seat` takes `card`: by [`Frozen::takes`] for the frozen
-    /// seat, else by [`GreedyRollout::improves`].
+    /// Whether `seat`, holding `ten`, takes `card`: by [`Frozen::takes`]
+    /// for the frozen seat, else by [`GreedyRollout::improves`]. Taken,
+    /// the best discard of the cards then held.
     #[inline(always)]
-    fn takes(&mut self, seat: Seat, card: Card) -> bool {
+    fn takes(&mut self, seat: Seat, ten: Ten, card: Card) -> Option<meld::Discard> {
         let Some((own, rules)) = self.frozen.filter(|&(own, _)| own == seat) else {
-            return self.improves(seat, card);
+            return self.improves(seat, ten, card);
         };
-        let i = own.index();
-        let hand = self.hands[i];
-        let now = *self.deadwood[i].get_or_insert_with(|| meld::deadwood(hand));
+        let Ten { hand, now, .. } = ten;
         // A card sure to be its own best discard is never taken; nor is one
         // that cannot save enough deadwood to pay for the outs it may cost
         // ([`Frozen::may_take`]).
         let joins = joins_meld(hand, card);
-        if sure_discard(hand, now, card)
-            || !joins && !rules.may_take(hand, now.min(highest_value(hand)), card, self.gone)
+        if ten.sure_discard(card)
+            || !joins && !rules.may_take(hand, now.min(ten.highest_value()), card, self.gone)
         {
-            self.pending = None;
-            return false;
+            return None;
         }
         let best = if joins {
             self.memo.best_discard(hand.with(card))
         } else {
-            self.best_with(own, card, now)
+            self.best_with(own, ten, card)
         };
-        let take = rules.takes(hand, now, card, best, self.gone);
-        self.pending = take.then_some(best);
-        take
+        rules
+            .takes(hand, now, card, best, self.gone)
+            .then_some(best)
     }
 
-    /// Greedy's test: does taking `card` lower the deadwood after the best
-    /// discard? Keeps that discard for the end of the turn.
-    ///
-    /// A card that melds with nothing in the hand lowers the deadwood only
-    /// by replacing a card whose removal saves more than the card's own
-    /// value; removing a card saves at most its value and at most the
-    /// deadwood there is, so when the card's value reaches the hand's
-    /// highest card value or its deadwood, the answer is no without
-    /// solving.
+    /// Greedy's test: does taking `card` lower the deadwood of `ten` after
+    /// the best discard? If so, that discard, for the end of the turn
+    /// (`card` is then not the best discard: that would leave the hand as
+    /// it was). A card that melds with nothing is answered without solving
+    /// when it [`never improves`](Ten::never_improves) the hand.
     #[inline(always)]
-    fn improves(&mut self, seat: Seat, card: Card) -> bool {
-        let i = seat.index();
-        let hand = self.hands[i];
-        let now = *self.deadwood[i].get_or_insert_with(|| meld::deadwood(hand));
-        let joins = joins_meld(hand, card);
-        if !joins && card.value() >= now.min(highest_value(hand)) {
-            self.pending = None;
-            return false;
+    fn improves(&mut self, seat: Seat, ten: Ten, card: Card) -> Option<meld::Discard> {
+        let joins = joins_meld(ten.hand, card);
+        if !joins && ten.never_improves(card) {
+            return None;
         }
         let best = if joins {
-            self.memo.best_discard(hand.with(card))
+            self.memo.best_discard(ten.hand.with(card))
         } else {
-            self.best_with(seat, card, now)
+            self.best_with(seat, ten, card)
         };
-        let better = best.deadwood < now;
-        // Taken, `card` is not the best discard (that would leave the
-        // hand as it was), so the discard found is the one to make.
-        self.pending = better.then_some(best);
-        better
+        (best.deadwood < ten.now).then_some(best)
     }
 
     /// `meld::best_discard(hand + card)` for a `card` that melds with
-    /// nothing in the seat's 10 cards (least deadwood `now`), from the
-    /// seat's own best discard, kept between turns ([`best_with_dead`]).
+    /// nothing in the seat's 10 cards `ten`, from the seat's own best
+    /// discard, kept between turns ([`best_with_dead`]).
     #[inline(always)]
-    fn best_with(&mut self, seat: Seat, card: Card, now: u8) -> meld::Discard {
-        let i = seat.index();
+    fn best_with(&mut self, seat: Seat, ten: Ten, card: Card) -> meld::Discard {
         let memo = self.memo;
-        best_with_dead(self.hands[i], now, card, &mut self.spare[i], |hand| {
+        best_with_dead(ten, card, &mut self.spare[seat.index()], |hand| {
             memo.best_discard(hand)
         })
     }
@@ -528,20 +547,21 @@ impl<'a> GreedyRollout<'a> {
         self.taken = Some(card);
     }
 
-    /// `seat` draws the stock's next card (the phase is left to the caller).
+    /// `seat`, holding `ten` if its deadwood is known, draws the stock's
+    /// next card (the phase is left to the caller); returns the best
+    /// discard of the cards then held when it is found without a solve of
+    /// all eleven: a drawn card that melds with nothing (`best_with`).
     #[inline(always)]
-    fn draw_stock(&mut self, seat: Seat) {
-        let i = seat.index();
+    fn draw_stock(&mut self, seat: Seat, ten: Option<Ten>) -> Option<meld::Discard> {
         let card = self.stock[self.next];
         self.next += 1;
-        // A drawn card that melds with nothing needs no solve of the
-        // 11 cards at the end of the turn (`best_with`).
-        self.pending = match self.deadwood[i] {
-            Some(now) if !joins_meld(self.hands[i], card) => Some(self.best_with(seat, card, now)),
+        let pending = match ten {
+            Some(ten) if !joins_meld(ten.hand, card) => Some(self.best_with(seat, ten, card)),
             _ => None,
         };
-        self.hands[i].insert(card);
+        self.hands[seat.index()].insert(card);
         self.taken = None;
+        pending
     }
 
     /// Discards `card` (leaving `deadwood`, if known) and moves on.
@@ -551,7 +571,6 @@ impl<'a> GreedyRollout<'a> {
         self.gone.insert(card);
         self.top = Some(card);
         self.taken = None;
-        self.pending = None;
         self.turns += 1;
         if self.stock.len() - self.next <= 2 {
             if !self.rules.last_discard_action {
@@ -930,7 +949,7 @@ mod tests {
             let hand: CardSet = deck.cards()[..10].iter().copied().collect();
             let now = meld::deadwood(hand);
             for card in CardSet::ALL - hand {
-                if sure_discard(hand, now, card) {
+                if Ten::new(hand, now).sure_discard(card) {
                     sure += 1;
                     let best = meld::best_discard(hand.with(card)).unwrap();
                     assert_eq!(best, meld::Discard { card, deadwood: now }, "{hand} + {card}");
@@ -940,8 +959,9 @@ mod tests {
         assert!(sure > 5_000, "{sure}");
     }
 
-    /// Whenever `improves` answers without solving, solving agrees: over
-    /// random hands and every card they could be offered.
+    /// Whenever `improves` answers without solving, solving agrees, and
+    /// the hand's highest value is the most any of its cards is worth:
+    /// over random hands and every card they could be offered.
     #[test]
     fn unmeldable_high_cards_never_improve() {
         let mut rng = Pcg64Mcg::seed_from_u64(29);
@@ -950,10 +970,11 @@ mod tests {
             let deck = Deck::shuffled(&mut rng);
             let hand: CardSet = deck.cards()[..10].iter().copied().collect();
             let now = meld::deadwood(hand);
+            let ten = Ten::new(hand, now);
+            let highest = hand.iter().map(Card::value).max().unwrap();
+            assert_eq!(ten.highest_value(), highest, "{hand}");
             for card in CardSet::ALL - hand {
-                if !meld::meldable(hand.with(card)).contains(card)
-                    && card.value() >= now.min(highest_value(hand))
-                {
+                if !meld::meldable(hand.with(card)).contains(card) && ten.never_improves(card) {
                     skipped += 1;
                     let best = meld::best_discard(hand.with(card)).unwrap();
                     assert!(best.deadwood >= now, "{hand} + {card}");
