@@ -16,26 +16,42 @@ pub struct CardSet(u64);
 /// The 13 rank bits of one lane.
 const LANE: u64 = 0x1FFF;
 
-/// For bit `k` of a card's value less one (`min(rank, 9)`), the cards of
-/// every suit whose value less one has that bit: [`CardSet::value`] adds
-/// them up with popcounts.
-const VALUE_BITS: [u64; 4] = {
-    let mut masks = [0u64; 4];
-    let mut k = 0;
-    while k < 4 {
-        let mut lane = 0u64;
+/// The value of the cards of a lane's seven low ranks (ace to seven, bits
+/// 0..7), by those bits: with [`HIGH_VALUES`], [`CardSet::value`] is two
+/// look-ups a suit (a population count is a library call's worth of
+/// instructions on baseline x86-64).
+const LOW_VALUES: [u8; 128] = {
+    let mut values = [0u8; 128];
+    let mut bits = 0;
+    while bits < 128 {
         let mut rank = 0;
-        while rank < 13 {
-            let less_one = if rank < 9 { rank } else { 9 };
-            if (less_one >> k) & 1 == 1 {
-                lane |= 1 << rank;
+        while rank < 7 {
+            if bits >> rank & 1 == 1 {
+                values[bits] += rank as u8 + 1;
             }
             rank += 1;
         }
-        masks[k] = lane | lane << 16 | lane << 32 | lane << 48;
-        k += 1;
+        bits += 1;
     }
-    masks
+    values
+};
+
+/// The value of the cards of a lane's six high ranks (eight to king, bits
+/// 7..13), by those bits shifted down by seven.
+const HIGH_VALUES: [u8; 64] = {
+    let mut values = [0u8; 64];
+    let mut bits = 0;
+    while bits < 64 {
+        let mut rank = 7;
+        while rank < 13 {
+            if bits >> (rank - 7) & 1 == 1 {
+                values[bits] += if rank < 9 { rank as u8 + 1 } else { 10 };
+            }
+            rank += 1;
+        }
+        bits += 1;
+    }
+    values
 };
 
 impl CardSet {
@@ -179,14 +195,12 @@ impl CardSet {
     /// At most 340 (the whole deck), so a `u16` holds it.
     #[must_use]
     pub const fn value(self) -> u16 {
-        // A card's value is 1 + min(rank, 9): the count of the cards plus,
-        // for each bit k of min(rank, 9), 2^k times the count of the cards
-        // whose min(rank, 9) has that bit (five popcounts, not thirteen).
-        let mut total = self.0.count_ones() as u16;
-        let mut k = 0;
-        while k < 4 {
-            total += ((self.0 & VALUE_BITS[k]).count_ones() as u16) << k;
-            k += 1;
+        let mut total = 0;
+        let mut suit = 0;
+        while suit < 4 {
+            let lane = (self.0 >> (16 * suit) & LANE) as usize;
+            total += LOW_VALUES[lane & 0x7F] as u16 + HIGH_VALUES[lane >> 7] as u16;
+            suit += 1;
         }
         total
     }
