@@ -18,7 +18,7 @@ const LANE: u64 = 0x1FFF;
 
 /// The value of the cards of a lane's seven low ranks (ace to seven, bits
 /// 0..7), by those bits: with [`HIGH_VALUES`], [`CardSet::value`] is two
-/// look-ups a suit (a population count is a library call's worth of
+/// look-ups a suit (a population count is about 16
 /// instructions on baseline x86-64).
 const LOW_VALUES: [u8; 128] = {
     let mut values = [0u8; 128];
