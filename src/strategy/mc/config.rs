@@ -52,6 +52,9 @@ pub struct WorldModel {
     /// Weight worlds by how likely a real opponent's hand has their
     /// deadwood ([`HandPrior`](super::HandPrior)).
     pub calibrate: bool,
+    /// Weight worlds by whether the opponent's taken cards meld in them,
+    /// by what its showdowns this game show ([`TakenMelds`](super::TakenMelds)).
+    pub taken_melds: bool,
 }
 
 /// Who plays the rollouts, with the knock thresholds of both seats.
@@ -152,6 +155,7 @@ impl Default for McConfig {
             worlds: WorldModel {
                 weighting: Weighting::Tracker,
                 calibrate: true,
+                taken_melds: false,
             },
             rollouts: Rollouts {
                 play: RolloutPlay::Fast {
