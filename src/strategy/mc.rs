@@ -97,7 +97,6 @@ mod params;
 mod prior;
 mod rollout;
 mod value;
-mod taken;
 mod worlds;
 
 pub use gate::{Estimates, pick_candidate};
@@ -109,7 +108,6 @@ pub use config::{
 };
 pub use params::{McParams, OwnRollout, Rollout, Weighting};
 pub use prior::HandPrior;
-pub use taken::TakenMelds;
 use rollout::DecisionSolves;
 pub use rollout::{GreedyRollout, RolloutEnd};
 pub use value::{Evaluator, Points};
@@ -133,8 +131,6 @@ pub struct MonteCarlo {
     /// A world weight given from outside, multiplied in
     /// ([`MonteCarlo::weighing_also`]).
     extra: Option<Arc<dyn WorldWeight>>,
-    /// What the opponent's pile takes say this game, with `taken_melds`.
-    taken: Option<TakenMelds>,
     /// The opponent model of the fast rollouts.
     opponent: Box<dyn OpponentPolicy>,
     worlds: Vec<World>,
@@ -207,7 +203,6 @@ impl MonteCarlo {
     #[must_use]
     pub fn with_caches(params: McConfig, seed: u64, caches: McCaches) -> MonteCarlo {
         let account = params.account();
-        let taken_melds = params.worlds.taken_melds;
         let opponent = opponent::build(match params.rollouts.play {
             RolloutPlay::Fast { opponent, .. } => opponent,
             // Engine rollouts play the opponent's policy as it is.
@@ -226,7 +221,6 @@ impl MonteCarlo {
             params,
             weight: None,
             extra: None,
-            taken: taken_melds.then(TakenMelds::new),
             caches,
             opponent,
             worlds: Vec::new(),
@@ -395,9 +389,6 @@ impl MonteCarlo {
                 .weight
                 .as_ref()
                 .map_or(1.0, |(_, w)| w.weight(&decision, world.opponent));
-            if let Some(taken) = &self.taken {
-                weight *= taken.weight(&decision, world.opponent);
-            }
             if let Some(extra) = &self.extra {
                 weight *= extra.weight(&decision, world.opponent);
             }
@@ -604,9 +595,6 @@ impl Strategy for MonteCarlo {
     fn end_hand(&mut self, view: &PlayerView<'_>, outcome: &crate::engine::HandOutcome) {
         self.base.end_hand(view, outcome);
         self.opponent.end_hand(view, outcome);
-        if let Some(taken) = &mut self.taken {
-            taken.end_hand(view, outcome);
-        }
     }
 
     fn take_upcard(&mut self, view: &PlayerView<'_>) -> bool {

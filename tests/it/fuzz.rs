@@ -754,7 +754,6 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                 OwnRollout::Tracker,
                 OwnRollout::Frozen,
             ])),
-            any::<bool>(),
         ),
         (
             any::<bool>(),
@@ -771,7 +770,7 @@ fn mc_params() -> impl Strategy<Value = McParams> {
         .prop_map(
             |(
                 (samples, rollout, base, discards, frozen_turns),
-                (own, opp, own_rollout, taken_melds),
+                (own, opp, own_rollout),
                 (w, confidence, calibrate, seed, adapt, prune, prior, share, opp_share),
             )| {
                 // Frozen plays on greedy rollouts only.
@@ -798,7 +797,6 @@ fn mc_params() -> impl Strategy<Value = McParams> {
                     },
                     confidence,
                     calibrate,
-                    taken_melds,
                     adapt,
                     adapt_prior: prior.filter(|_| adapt).unwrap_or(0.5),
                     adapt_share: share.filter(|_| adapt && fast).unwrap_or(0.0),

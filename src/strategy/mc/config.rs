@@ -52,9 +52,6 @@ pub struct WorldModel {
     /// Weight worlds by how likely a real opponent's hand has their
     /// deadwood ([`HandPrior`](super::HandPrior)).
     pub calibrate: bool,
-    /// Weight worlds by whether the opponent's taken cards meld in them,
-    /// by what its showdowns this game show ([`TakenMelds`](super::TakenMelds)).
-    pub taken_melds: bool,
 }
 
 /// Who plays the rollouts, with the knock thresholds of both seats.
@@ -155,7 +152,6 @@ impl Default for McConfig {
             worlds: WorldModel {
                 weighting: Weighting::Tracker,
                 calibrate: true,
-                taken_melds: false,
             },
             rollouts: Rollouts {
                 play: RolloutPlay::Fast {

@@ -5,7 +5,7 @@
 
 use crate::cards::CardSet;
 use crate::engine::{Event, HandOutcome, PlayerView};
-use crate::meld::{self, Showdown};
+use crate::meld;
 
 use super::config::OpponentModel;
 
@@ -113,19 +113,22 @@ impl OpponentPolicy for Adaptive {
     /// declines and soon shows a knock short of gin; one that plays for
     /// gin declines.
     fn end_hand(&mut self, view: &PlayerView<'_>, outcome: &HandOutcome) {
-        let Some(shown) = Shown::of(view, outcome) else {
+        let HandOutcome::Showdown {
+            knocker, showdown, ..
+        } = outcome
+        else {
             return;
         };
-        if shown.knocked {
-            self.seen[0] += u32::from(!shown.showdown.is_gin());
+        let opponent = view.seat.other();
+        if *knocker == opponent {
+            self.seen[0] += u32::from(!showdown.is_gin());
             return;
         }
-        let opponent = view.seat.other();
         let ended_a_turn = view
             .events
             .iter()
             .any(|e| matches!(e, Event::Discarded { seat, .. } if *seat == opponent));
-        let deadwood = meld::deadwood(shown.hand);
+        let deadwood = meld::deadwood(showdown.defender.hand() | showdown.layoffs);
         if ended_a_turn && (1..=view.knock_limit).contains(&deadwood) {
             self.seen[1] += 1;
         }
@@ -142,41 +145,6 @@ impl OpponentPolicy for Adaptive {
         // of its chances than against one that plays for gin only.
         let knock_odds = self.share.max(ADAPT_ODDS);
         1.0 / (1.0 + (1.0 - prior) / prior * ADAPT_ODDS.powf(declines) / knock_odds.powf(knocks))
-    }
-}
-
-/// The opponent's hand as shown at a showdown, seen from the seat of the
-/// view it is read with.
-pub(super) struct Shown<'a> {
-    /// Whether the opponent knocked.
-    pub knocked: bool,
-    /// Its ten cards: the knocker's spread, or the defender's kept cards
-    /// with its lay-offs.
-    pub hand: CardSet,
-    /// The showdown.
-    pub showdown: &'a Showdown,
-}
-
-impl Shown<'_> {
-    /// What `outcome` shows of the opponent of `view`'s seat (`None` for a
-    /// void hand).
-    pub(super) fn of<'a>(view: &PlayerView<'_>, outcome: &'a HandOutcome) -> Option<Shown<'a>> {
-        let HandOutcome::Showdown {
-            knocker, showdown, ..
-        } = outcome
-        else {
-            return None;
-        };
-        let knocked = *knocker == view.seat.other();
-        Some(Shown {
-            knocked,
-            hand: if knocked {
-                showdown.knocker.hand()
-            } else {
-                showdown.defender.hand() | showdown.layoffs
-            },
-            showdown,
-        })
     }
 }
 

@@ -111,10 +111,6 @@ pub struct McParams {
     /// Weight worlds by how likely a real opponent's hand has their
     /// deadwood ([`HandPrior`](super::HandPrior)).
     pub calibrate: bool => Boolean "true or false",
-    /// Weight worlds by whether the cards the opponent took from the pile
-    /// meld in their opponent hand, by the odds its showdowns this game
-    /// give ([`TakenMelds`](super::TakenMelds)).
-    pub taken_melds: bool => Boolean "true or false",
     /// Model the opponent in a share of the rollouts as declining knocks
     /// (playing for gin, or knocking at `adapt_share` of its chances), the
     /// share read from the knocks it made and declined this game
@@ -160,7 +156,6 @@ impl Default for McParams {
             weighting: Weighting::Tracker,
             discards: 4,
             calibrate: true,
-            taken_melds: false,
             adapt: false,
             adapt_prior: 0.5,
             adapt_share: 0.0,
@@ -247,7 +242,6 @@ impl McParams {
             worlds: WorldModel {
                 weighting: self.weighting,
                 calibrate: self.calibrate,
-                taken_melds: self.taken_melds,
             },
             rollouts: Rollouts {
                 play,
@@ -415,9 +409,6 @@ impl fmt::Display for McParams {
         }
         if self.calibrate != d.calibrate {
             params.push(format!("calibrate={}", self.calibrate));
-        }
-        if self.taken_melds != d.taken_melds {
-            params.push(format!("taken_melds={}", self.taken_melds));
         }
         if self.adapt != d.adapt {
             params.push(format!("adapt={}", self.adapt));
