@@ -20,39 +20,29 @@ const LANE: u64 = 0x1FFF;
 /// 0..7), by those bits: with [`HIGH_VALUES`], [`CardSet::value`] is two
 /// look-ups a suit (a population count is about 16
 /// instructions on baseline x86-64).
-const LOW_VALUES: [u8; 128] = {
-    let mut values = [0u8; 128];
-    let mut bits = 0;
-    while bits < 128 {
-        let mut rank = 0;
-        while rank < 7 {
-            if bits >> rank & 1 == 1 {
-                values[bits] += rank as u8 + 1;
-            }
-            rank += 1;
-        }
-        bits += 1;
-    }
-    values
-};
+const LOW_VALUES: [u8; 128] = lane_values(0);
 
 /// The value of the cards of a lane's six high ranks (eight to king, bits
 /// 7..13), by those bits shifted down by seven.
-const HIGH_VALUES: [u8; 64] = {
-    let mut values = [0u8; 64];
+const HIGH_VALUES: [u8; 64] = lane_values(7);
+
+/// For every `N` bits of a lane from rank `low` up (`N` a power of two),
+/// the total value of the ranks whose bits are set.
+const fn lane_values<const N: usize>(low: usize) -> [u8; N] {
+    let mut values = [0u8; N];
     let mut bits = 0;
-    while bits < 64 {
-        let mut rank = 7;
-        while rank < 13 {
-            if bits >> (rank - 7) & 1 == 1 {
-                values[bits] += if rank < 9 { rank as u8 + 1 } else { 10 };
+    while bits < N {
+        let mut k = 0;
+        while 1 << k < N {
+            if bits >> k & 1 == 1 {
+                values[bits] += Rank::ALL[low + k].value();
             }
-            rank += 1;
+            k += 1;
         }
         bits += 1;
     }
     values
-};
+}
 
 impl CardSet {
     /// The empty set.
